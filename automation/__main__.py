@@ -1,0 +1,3 @@
+from automation.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,78 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from automation.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tables_json_lists_id_system_title_source_dice_and_columns(capsys):
+    code, out, _ = run(capsys, "tables", "--json")
+    items = json.loads(out)
+    assert code == 0
+    repair = next(i for i in items if i["id"] == "bf.armor_repair")
+    assert repair["system"] == "bf-campaign" and repair["source"] == "2.1.1.2"
+    assert repair["dice"] == "d10" and repair["columns"] == ["Result"]
+    assert all({"id", "system", "title", "source", "dice", "columns"} <= set(i) for i in items)
+
+
+def test_tables_can_be_filtered_by_system(capsys):
+    code, out, _ = run(capsys, "tables", "--system", "bf-campaign", "--json")
+    assert code == 0 and {i["system"] for i in json.loads(out)} == {"bf-campaign"}
+
+
+def test_odds_json_gives_exact_probabilities_summing_to_one(capsys):
+    code, out, _ = run(capsys, "odds", "bf.escape", "--drm", "-2", "--column", "AFV", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["table"] == "bf.escape" and data["drm"] == -2 and data["column"] == "AFV"
+    assert {o["result"]: o["fraction"] for o in data["outcomes"]} == {"Escape": "1/2", "Abandon": "1/5", "Eliminated": "3/10"}
+    assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1)
+
+
+def test_odds_can_be_asked_per_named_condition(capsys):
+    code, out, _ = run(capsys, "odds", "bf.armor_repair", "--when", "cpp_spent", "--when", "abandoned", "--json")
+    data = json.loads(out)
+    assert data["drm"] == 4 and data["outcomes"][0] == {"result": "Repaired", "probability": 0.6, "fraction": "3/5", "bands": ["≥9"]}
+
+
+def test_human_odds_show_bands_results_and_odds(capsys):
+    code, out, _ = run(capsys, "odds", "bf.fortification_removal")
+    assert code == 0 and "≥6" in out and "Eliminated" in out and "50.00%" in out
+
+
+def test_roll_is_deterministic_for_seed_and_label(capsys):
+    args = ("roll", "bf.discipline_change", "--seed", "s", "--label", "Dec 25/discipline/ME 1", "--json")
+    _, first, _ = run(capsys, *args)
+    _, second, _ = run(capsys, *args)
+    assert first == second
+    data = json.loads(first)
+    assert data["label"] == "Dec 25/discipline/ME 1" and len(data["dice"]) == 2 and data["source"] == "2.1.1.3.1"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("odds", "no.such"), "unknown table 'no.such'; valid: "),
+    (("odds", "bf.escape", "--column", "Tank"), "no column 'Tank'; valid: Infantry, AFV"),
+    (("odds", "bf.escape", "--when", "bogged"), "unknown condition(s) bogged; valid: "),
+    (("roll", "bf.escape", "--seed", "s", "--label", "a//b"), "--label 'a//b'"),
+])
+def test_bad_input_exits_2_with_one_clear_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_non_integer_drm_exits_2_without_a_traceback():
+    proc = subprocess.run([sys.executable, "-m", "automation", "odds", "bf.escape", "--drm", "x"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "invalid int value: 'x'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_odds_does_not_import_heavy_libraries():
+    code = "import sys; from automation.cli import main; main(['odds','bf.escape','--json']); print(sorted(m for m in ('pandas','openpyxl','xlwings','xlsxwriter','python_calamine') if m in sys.modules))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
