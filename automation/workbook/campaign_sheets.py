@@ -1,0 +1,42 @@
+"""Which sheets a new campaign of each rule system starts with."""
+from __future__ import annotations
+
+from typing import Any
+
+from automation.engine.tables import RuleSystem
+from automation.workbook import bf_sheets
+from automation.workbook.template import SheetContent
+
+CAMPAIGN_SYSTEMS = ("bf-campaign",)
+START = "Start"  # the date label of the umpire's initial roster: "Roster Start"
+
+
+def is_campaign_system(system_id: str) -> bool:
+    return system_id in CAMPAIGN_SYSTEMS
+
+
+def default_lists(system: RuleSystem) -> dict[str, list[str]]:
+    if system.id == "bf-campaign":
+        ladder = sorted(system.charts["bf.discipline_ladder"].rows, key=lambda r: r["Rank"])
+        return {
+            "discipline": [r["Rating"] for r in ladder],
+            "me_class": list(bf_sheets.DEFAULT_LISTS["me_class"]),
+            "stand_kind": list(bf_sheets.DEFAULT_LISTS["stand_kind"]),
+        }
+    return {}
+
+
+def default_sides(system: RuleSystem) -> list[list[Any]]:
+    return []
+
+
+def starting_sheets(system: RuleSystem) -> list[SheetContent]:
+    if system.id == "bf-campaign":
+        return [
+            SheetContent(bf_sheets.DATES, bf_sheets.DATES.title),
+            SheetContent(bf_sheets.HISTORICAL_DRM, bf_sheets.HISTORICAL_DRM.title),
+            SheetContent(bf_sheets.RG_CHART, bf_sheets.RG_CHART.title),
+            SheetContent(bf_sheets.FP_CHART, bf_sheets.FP_CHART.title),
+            SheetContent(bf_sheets.ROSTER, bf_sheets.ROSTER.name_for(date=START)),
+        ]
+    return []

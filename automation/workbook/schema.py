@@ -1,0 +1,164 @@
+"""The workbook contract as data: every sheet kind, its columns, their types
+and allowed values. Templates are generated from it, and every read is
+validated against it, so the two can never disagree.
+
+Allowed values come either from a fixed tuple or from a named list
+(:class:`ListRef`) whose values the campaign supplies (sides, discipline
+ladder, ME ids, ...); in Excel both become dropdowns.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+FORBIDDEN_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+MAX_SHEET_NAME = 31
+
+
+class Kind(enum.Enum):
+    TEXT = "text"
+    INT = "integer"
+    NUMBER = "number"
+    BOOL = "Yes/No"
+    CHOICE = "choice"
+    INT_OR_TEXT = "integer or text"
+
+
+@dataclass(frozen=True)
+class ListRef:
+    """Allowed values supplied by the campaign (e.g. ``sides``, ``discipline``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: Kind = Kind.TEXT
+    required: bool = True
+    choices: tuple[str, ...] | ListRef | None = None
+    unique: bool = False
+    width: float = 14
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class SheetKind:
+    """One kind of sheet. Static kinds have a fixed ``title``; dated kinds a
+    ``pattern`` with ``{date}`` (and ``{side}``)."""
+
+    id: str
+    title: str
+    columns: tuple[Column, ...]
+    tab: str
+    description: str
+    dated: bool = False
+    per_side: bool = False
+    rule: str = ""
+    extra: tuple[Column, ...] = field(default=())
+
+    def column(self, name: str) -> Column:
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def name_for(self, date: str = "", side: str = "") -> str:
+        name = self.title.format(date=date, side=side)
+        check_sheet_name(name)
+        return name
+
+    @property
+    def header(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+def check_sheet_name(name: str) -> str:
+    """Raise ValueError unless ``name`` is a valid Excel sheet name."""
+    if not name or len(name) > MAX_SHEET_NAME:
+        raise ValueError(f"sheet name {name!r} must be 1-{MAX_SHEET_NAME} characters (it has {len(name)})")
+    bad = FORBIDDEN_SHEET_CHARS.search(name)
+    if bad:
+        raise ValueError(f"sheet name {name!r} may not contain {bad.group()!r} (none of [ ] : * ? / \\)")
+    if name.startswith("'") or name.endswith("'"):
+        raise ValueError(f"sheet name {name!r} may not begin or end with an apostrophe")
+    if name.lower() == "history":
+        raise ValueError("'History' is reserved by Excel")
+    return name
+
+
+def check_date_label(label: str) -> str:
+    """A CG date label as used in sheet names: 'Dec 24', 'Dec 24 AM', '18PM'."""
+    label = str(label).strip()
+    if not label or len(label) > 12:
+        raise ValueError(f"date {label!r} must be 1-12 characters")
+    bad = FORBIDDEN_SHEET_CHARS.search(label)
+    if bad:
+        raise ValueError(f"date {label!r} may not contain {bad.group()!r}")
+    return label
+
+
+YES_NO = ("Yes", "No")
+
+
+def choice(name: str, values: tuple[str, ...] | ListRef, **kw: object) -> Column:
+    return Column(name, Kind.CHOICE, choices=values, **kw)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- shared sheets
+SETTINGS = SheetKind(
+    "settings", "Campaign",
+    (Column("Setting", unique=True, width=38), Column("Value", Kind.INT_OR_TEXT, required=False, width=30),
+     Column("Rule", required=False, width=12), Column("Notes", required=False, width=60)),
+    tab="settings", description="One row per campaign setting: names, sides, dates, optional rules, the key's commitment.",
+)
+TABLES = SheetKind(
+    "tables", "Tables",
+    (Column("Table", width=28), Column("Title", width=34), Column("Rule", width=12), Column("Dice", width=7),
+     Column("Min", Kind.INT, required=False, width=6), Column("Max", Kind.INT, required=False, width=6),
+     Column("Column", width=18), Column("Natural", required=False, width=9),
+     Column("Result", required=False, width=44), Column("Effect", required=False, width=30)),
+    tab="tables", description="Every band of every dice table, one row per band and column: edit results or band edges "
+    "here. A row with a Natural (e.g. 2, doubles) is decided by the natural dice before any band. A table the rules do not "
+    "print has one row with an empty Result: enter its bands there.",
+)
+MODIFIERS = SheetKind(
+    "modifiers", "Modifiers",
+    (Column("Table", width=28), Column("Modifier", width=22), Column("Name", width=44), Column("Value", Kind.INT, width=7),
+     Column("When", required=False, width=22), Column("Input", required=False, width=20),
+     Column("Per", Kind.INT, required=False, width=6), Column("Offset", Kind.INT, required=False, width=7),
+     choice("Round", ("down", "up"), required=False, width=7), Column("Minimum", Kind.INT, required=False, width=8),
+     Column("Group", required=False, width=14), Column("Columns", required=False, width=18), Column("Rule", width=12)),
+    tab="tables", description="Every die-roll modifier of every table: edit a value here and the next refit uses it.",
+)
+CHARTS = SheetKind(
+    "charts", "Charts",
+    (Column("Chart", width=28), Column("Row", Kind.INT, width=6), Column("Field", width=22),
+     Column("Value", Kind.INT_OR_TEXT, required=False, width=30), Column("Rule", width=12)),
+    tab="tables", description="Lookup charts the rules print without dice (one row per cell), for reference and editing.",
+)
+LISTS = SheetKind(
+    "lists", "Lists",
+    (),
+    tab="settings",
+    description="One column per list of allowed values (discipline ladder low to high, ME classes, stand kinds): "
+    "dropdowns offer what is here.",
+)
+SIDES_SHEET = SheetKind(
+    "sides", "Sides",
+    (Column("Side", unique=True, width=12, note="at most 10 characters: it is part of sheet names"),
+     Column("Nationality", width=12), Column("Starting CPP", Kind.INT, width=10), Column("Starting FPP", Kind.INT, width=10),
+     Column("Armor withdrawal", Kind.CHOICE, choices=YES_NO, width=10),
+     Column("First posture", Kind.CHOICE, required=False, choices=("Attack", "Defend"), width=10)),
+    tab="settings", description="The two sides: nationality, starting CPP and FPP, armor withdrawal, first scenario's posture.",
+)
+
+
+def sheet_kinds() -> dict[str, SheetKind]:
+    """Every sheet kind of every system, by id."""
+    from automation.workbook import bf_sheets
+
+    kinds = {k.id: k for k in (SETTINGS, SIDES_SHEET, TABLES, MODIFIERS, CHARTS, LISTS)}
+    kinds.update({k.id: k for k in bf_sheets.KINDS})
+    return kinds
