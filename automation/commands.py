@@ -5,8 +5,76 @@ Each command calls a service function; the ribbon add-in calls the same ones.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
+
+from automation.render import roll_json
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from automation.service import new_campaign
+
+    out = new_campaign(args.system, Path(args.out), args.campaign, tuple(args.entropy or ()))
+    print(f"created {out} and its key {out.with_suffix('.key')} (keep the key file; never email it)")
+    return 0
+
+
+def outcome_json(outcome) -> dict:
+    return {
+        "workbook": str(outcome.path),
+        "system": outcome.system,
+        "date": outcome.date,
+        "written": outcome.written,
+        "completed_steps": outcome.completed,
+        "waiting": None if outcome.waiting is None else {
+            "who": outcome.waiting.who, "what": outcome.waiting.what, "sheet": outcome.waiting.sheet},
+        "steps": [
+            {"step": e.step, "rule": e.rule, "stage": e.stage, "side": e.side, "subject": e.subject, "text": e.text,
+             "visible_to": e.visible_to, "roll": roll_json(e.roll) if e.roll else None}
+            for e in outcome.entries
+        ],
+    }
+
+
+def cmd_refit(args: argparse.Namespace) -> int:
+    from automation.service import refit
+
+    outcome = refit(Path(args.book), Path(args.key) if args.key else None)
+    print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=1) if args.json else outcome.summary())
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from automation.service import undo
+
+    removed = undo(Path(args.book))
+    print("removed: " + ", ".join(removed))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from automation.samples import run_demo
+
+    run_demo(Path(args.folder))
+    return 0
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add the workbook commands to the parser (filled in as they are built)."""
+    """Add the workbook commands to the parser."""
+    p = sub.add_parser("new", help="a new campaign workbook (and its key file beside it)")
+    p.add_argument("system", help="a rule system id, as `musterroll tables --json` reports in 'system'")
+    p.add_argument("out", help="the workbook to create, e.g. campaign.xlsx")
+    p.add_argument("--campaign", help="the campaign's name (default: the file name)")
+    p.add_argument("--entropy", action="append", metavar="TEXT", help="a player's secret mixed into the key (repeatable)")
+    p.set_defaults(func=cmd_new)
+    p = sub.add_parser("refit", help="run the refit as far as the decisions entered allow")
+    p.add_argument("book")
+    p.add_argument("--key", help="the campaign key file (default: BOOK.key beside the workbook)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_refit)
+    p = sub.add_parser("undo", help="remove exactly the sheets the last refit added")
+    p.add_argument("book")
+    p.set_defaults(func=cmd_undo)
+    p = sub.add_parser("demo", help="the main job on the bundled Advance to Rostov sample, in a fresh copy")
+    p.add_argument("--folder", default="musterroll-demo", help="where the copy goes (default: ./musterroll-demo)")
+    p.set_defaults(func=cmd_demo)

@@ -86,7 +86,9 @@ class DiceKind(enum.Enum):
 class RollLabel:
     """What a roll is for, as a stable path such as ``24DEC/cpp/German``.
 
-    Parts are joined with ``/``; a part may not be empty nor contain ``/``.
+    Parts are joined with ``/``; within a part ``%`` and ``/`` are written
+    ``%25`` and ``%2F`` (so an ME named "1/87 TB" keeps its name). A part may
+    not be empty.
     """
 
     parts: tuple[str, ...]
@@ -95,19 +97,19 @@ class RollLabel:
     def of(cls, *parts: object) -> RollLabel:
         text = tuple(str(p).strip() for p in parts)
         for p in text:
-            if not p or "/" in p:
-                raise ValueError(f"label part {p!r} must be non-empty and contain no '/'")
+            if not p:
+                raise ValueError("label parts must not be empty")
         return cls(text)
 
     @classmethod
     def parse(cls, text: str) -> RollLabel:
-        return cls.of(*text.split("/"))
+        return cls.of(*(p.replace("%2F", "/").replace("%2f", "/").replace("%25", "%") for p in text.split("/")))
 
     def child(self, *parts: object) -> RollLabel:
         return RollLabel.of(*self.parts, *parts)
 
     def __str__(self) -> str:
-        return "/".join(self.parts)
+        return "/".join(p.replace("%", "%25").replace("/", "%2F") for p in self.parts)
 
 
 @dataclass(frozen=True, repr=False)

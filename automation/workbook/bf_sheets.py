@@ -14,7 +14,7 @@ PARTS = ("Full day", "Morning", "Afternoon", "Night")
 SITUATIONS = ("Normal", "Isolated", "Cut off")
 LINES = ("Own lines", "Enemy lines")
 TRACKS = ("Fully tracked", "Half-tracked", "Wheeled")
-STATUS = ("Available", "Wreck", "Used")
+STATUS = ("Available", "Wreck", "Abandoned", "Used")
 AMMO = ("Normal", "Roll when firing", "Short", "Out")
 OUTCOMES = ("Unharmed", "Knocked out", "Panicked", "Abandoned", "Used")
 KO_BY = ("Direct fire", "Indirect fire", "Close combat", "Mine", "Other")
@@ -53,13 +53,15 @@ FP_CHART = SheetKind(
 ROSTER = SheetKind(
     "bf.roster", "Roster {date}",
     (choice("Side", SIDES, width=10), Column("ME", width=16), choice("ME class", ME_CLASS, width=8),
-     Column("ME type", width=18), Column("RG", required=False, width=7), choice("Discipline", DISCIPLINE, width=12),
+     Column("ME type", width=18), Column("RG", required=False, width=7),
+     choice("Discipline", DISCIPLINE, required=False, width=12, note="every stand but OBA modules, aircraft and fortifications"),
      Column("Stand", unique=True, width=16), Column("Stand type", width=18), choice("Kind", STAND_KIND, width=13),
      choice("Tracks", TRACKS, required=False, width=13), choice("Status", STATUS, width=10),
      choice("Situation", SITUATIONS, width=10), choice("Wreck lines", LINES, required=False, width=11),
      choice("In minefield", YES_NO, required=False, width=10),
      Column("Breakpoint base", Kind.INT, required=False, width=10),
      Column("Losses today", Kind.INT, required=False, width=9),
+     Column("Full strength", Kind.INT, required=False, width=9, note="stands the ME had when formed; for combining (2.1.1.3.2)"),
      choice("Ammunition", AMMO, required=False, width=15),
      Column("Notes", required=False, width=30)),
     tab="roster", dated=True, rule="2.1.1.3",
@@ -92,7 +94,7 @@ SPEND = SheetKind(
     description="A side's decisions after its CPP roll: repairs, combining, purchases, FPP removal and fortifications.",
 )
 REPORT = SheetKind(
-    "bf.report", "Refit {date} {side}",
+    "bf.report", "Refit {date} {side}",  # {side} holds the stage: 1 or 2
     (Column("Step", width=22), Column("Rule", width=10), Column("Side", required=False, width=10),
      Column("Subject", required=False, width=22), Column("Table", required=False, width=24),
      Column("Dice", required=False, width=8), Column("Natural", Kind.INT, required=False, width=7),
@@ -104,7 +106,7 @@ REPORT = SheetKind(
 )
 LEDGER = SheetKind(
     "bf.ledger", "Ledger {date}",
-    (choice("Side", SIDES, width=10), choice("Account", ("CPP", "FPP", "RG", "Module"), width=9),
+    (choice("Side", SIDES, required=False, width=10), choice("Account", ("CPP", "FPP", "RG", "Scenario"), width=9),
      Column("Entry", width=30), Column("Amount", Kind.INT, required=False, width=8),
      Column("Balance", Kind.INT, required=False, width=8), Column("Rule", required=False, width=10),
      Column("Visible to", width=10)),
@@ -113,11 +115,19 @@ LEDGER = SheetKind(
 )
 SUMMARY = SheetKind(
     "bf.summary", "Summary {date}",
-    (Column("Date", width=12), choice("Side", SIDES, width=10), Column("CPP", Kind.INT, width=7),
-     Column("FPP", Kind.INT, width=7), Column("Stands", Kind.INT, width=8)),
+    (Column("Date", width=12),),
     tab="ledger", dated=True, rule="2.1.1.3",
-    description="CPP, FPP and stands per side by date, with a chart.",
+    description="CPP, FPP and stands of each side by date (columns '<side> CPP', '<side> FPP', '<side> stands'), "
+    "with a line chart.",
 )
+
+
+def summary_kind(sides: tuple[str, ...]) -> SheetKind:
+    """The Summary sheet's columns for these two sides."""
+    cols = [Column("Date", width=12)]
+    for measure in ("CPP", "FPP", "stands"):
+        cols += [Column(f"{side} {measure}", Kind.INT, width=12) for side in sides]
+    return SheetKind(SUMMARY.id, SUMMARY.title, tuple(cols), SUMMARY.tab, SUMMARY.description, True, False, SUMMARY.rule)
 
 KINDS = (DATES, HISTORICAL_DRM, RG_CHART, FP_CHART, ROSTER, RESULTS, ORDERS, SPEND, REPORT, LEDGER, SUMMARY)
 

@@ -16,14 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from automation.engine.tables import RuleSystem
+from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.workbook.schema import (
     CHARTS, LISTS, MODIFIERS, SETTINGS, SIDES_SHEET, TABLES, Kind, ListRef, SheetKind,
 )
 
-TAB_COLOURS = {
-    "settings": "#7F7F7F", "tables": "#5B9BD5", "roster": "#70AD47", "results": "#FFC000",
-    "orders": "#ED7D31", "report": "#4472C4", "ledger": "#A5A5A5", "log": "#264478",
-}
 FIXED_DATE = dt.datetime(2026, 1, 1)
 CAMPAIGN_PLACEHOLDER = "(campaign name: set by musterroll new)"
 COMMITMENT_PLACEHOLDER = "(key commitment: set by musterroll new)"

@@ -97,6 +97,12 @@ def test_labels_refuse_empty_parts(bad):
         RollLabel.parse(bad)
 
 
+def test_a_part_holding_a_slash_survives_the_round_trip():
+    label = RollLabel.of("Dec 24", "withdrawal", "1/87 TB", "50%")
+    assert str(label) == "Dec 24/withdrawal/1%2F87 TB/50%25"
+    assert RollLabel.parse(str(label)) == label
+
+
 @given(st.binary(min_size=1, max_size=32), st.text(min_size=1, max_size=20).filter(lambda s: "/" not in s and s.strip()))
 def test_every_throw_is_a_legal_face(secret, part):
     key = CampaignKey(secret)

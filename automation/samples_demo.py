@@ -1,0 +1,86 @@
+"""The demo's played scenario and orders for the Advance to Rostov sample
+(illustrative, as a umpire and two players would enter them)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from automation.workbook import bf_sheets as K
+
+SPEND_DEC23 = {
+    "German": [["Purchase", "O3", 2, "the 2.1.1.4.3 example: two medium artillery battalions"],
+               ["Preregistered points", "O3", 1, None],
+               ["Fortification", "Minefield section", 1, None]],
+    "Russian": [["Purchase", "I1", 1, None], ["Purchase", "F1", 1, None], ["Extra CPP", "F1", 1, None]],
+}
+RESULTS_DEC23: list[list[Any]] = [
+    # Side, Stand, Outcome, KO by, Ends in, Situation, In minefield, Near friendly lines, Turns isolated, Turns cut off,
+    # Kills by fire, CC wins, CC losses, Notes
+    ["German", "G-Pz-2", "Knocked out", "Direct fire", "Own lines", None, None, None, None, None, 2, None, None, None],
+    ["German", "G-Pz-4", "Abandoned", None, "Enemy lines", None, None, None, None, None, 1, None, None, None],
+    ["German", "G-Pz-3", "Unharmed", None, None, None, None, None, None, None, 1, None, None, None],
+    ["German", "G-PzG-3", "Knocked out", "Indirect fire", None, None, None, None, None, None, None, None, None, None],
+    ["German", "G-PzG-4", "Unharmed", None, None, None, None, None, None, None, 2, 1, None, None],
+    ["German", "O3-1 OBA", "Used", None, None, None, None, None, None, None, None, None, None, None],
+    ["Russian", "R-T34-2", "Knocked out", "Direct fire", "Enemy lines", None, None, None, None, None, None, None, None, None],
+    ["Russian", "R-T34-3", "Knocked out", "Direct fire", "Own lines", None, "Yes", None, None, None, 1, None, None, None],
+    ["Russian", "R-T34-4", "Unharmed", None, None, None, None, None, None, None, 1, None, None, None],
+    ["Russian", "R-1RR-2", "Knocked out", "Direct fire", None, None, None, None, None, None, None, None, 1, None],
+    ["Russian", "R-1RR-3", "Knocked out", "Close combat", None, None, None, None, None, None, None, None, 1, None],
+    ["Russian", "R-1RR-4", "Knocked out", "Indirect fire", None, None, None, None, None, None, None, None, None, None],
+    ["Russian", "R-1RR-5", "Panicked", None, None, None, None, None, None, None, None, None, None, None],
+    ["Russian", "R-1RR-6", "Panicked", None, None, None, None, None, None, None, None, None, None, None],
+    ["Russian", "R-1RR-7", "Unharmed", None, "Enemy lines", "Cut off", None, None, None, 2, 1, None, None, None],
+    ["Russian", "R-1RR-11", "Unharmed", None, "Enemy lines", "Isolated", None, "Yes", 3, None, 1, None, None, None],
+]
+ORDERS_DEC24 = {
+    "German": [["Posture", None, "Attack", None]],
+    "Russian": [["Posture", None, "Attack", None], ["Escape", "R-1RR-7", "Yes", None]],
+}
+SPEND_DEC24 = {
+    "German": [["Repair", "G-Pz-2", 1, "spend the one CPP allowed"],
+               ["Removal", "R-T34-2", None, "destroy the T-34 wreck behind our lines"],
+               ["Removal", "Wire north of the kolkhoz", None, "near MLR"]],
+    "Russian": [["Purchase", "A2", 1, None]],
+}
+
+
+def _sheet(name: str, kind, rows, tab: str):
+    from automation.workbook.package import NewSheet
+
+    return NewSheet(name, [kind.header] + rows, kind=tab, column_widths=[c.width for c in kind.columns])
+
+
+def _enter(book: Path, batch: str, sheets) -> None:
+    from automation.workbook.package import append_sheets
+
+    append_sheets(book, sheets, batch=batch)
+    print(f"entered {', '.join(s.name for s in sheets)}")
+
+
+def _refit(book: Path) -> None:
+    from automation.service import refit
+
+    outcome = refit(book)
+    print(outcome.summary())
+    for e in outcome.entries:
+        if e.roll is not None:
+            r = e.roll
+            mods = ", ".join(f"{m.value:+d} {m.name}" for m in r.modifiers) or "no modifiers"
+            print(f"    {e.step} {e.side or ''} {e.subject}: {r.dice_kind.value} {list(r.dice)} {mods} -> {r.final}: {e.text}")
+
+
+def play(book: Path) -> None:
+    print("== Dec 23: the first scenario's refit (postures set on the Sides sheet)")
+    _refit(book)
+    _enter(book, "Spend Dec 23", [_sheet(K.SPEND.name_for(date="Dec 23", side=s), K.SPEND, rows, "orders")
+                                  for s, rows in SPEND_DEC23.items()])
+    _refit(book)
+    print("== Dec 23 is played; the umpire enters the results, the players their Dec 24 orders")
+    _enter(book, "Results Dec 23", [_sheet(K.RESULTS.name_for(date="Dec 23"), K.RESULTS, RESULTS_DEC23, "results")])
+    _enter(book, "Orders Dec 24", [_sheet(K.ORDERS.name_for(date="Dec 24", side=s), K.ORDERS, rows, "orders")
+                                   for s, rows in ORDERS_DEC24.items()])
+    _refit(book)
+    _enter(book, "Spend Dec 24", [_sheet(K.SPEND.name_for(date="Dec 24", side=s), K.SPEND, rows, "orders")
+                                  for s, rows in SPEND_DEC24.items()])
+    _refit(book)

@@ -1,0 +1,133 @@
+"""Service functions shared by the command line and the Excel ribbon: each
+takes a workbook path (or the live adapter's equivalent) and does one job."""
+from __future__ import annotations
+
+import shutil
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from automation.campaign.model import Dice, Entry, Waiting
+from automation.errors import CellProblem, UsageError, WorkbookError, WorkbookFileError
+from automation.keys import key_path_for, read_key, write_key
+from automation.rulebook import load_rulebook
+from automation.workbook.reader import Workbook
+
+
+@dataclass
+class RefitOutcome:
+    path: Path
+    system: str
+    date: str | None
+    written: list[str] = field(default_factory=list)
+    waiting: Waiting | None = None
+    entries: list[Entry] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        lines = [f"{self.path}: refit of {self.date}"]
+        lines += [f"  wrote {n}" for n in self.written] or ["  nothing new to write"]
+        if self.waiting:
+            lines.append(f"  {self.waiting}")
+        elif self.date:
+            lines.append(f"  {self.date}: refit complete")
+        return "\n".join(lines)
+
+
+def campaign_settings(book: Workbook) -> dict[str, Any]:
+    from automation.workbook.tables_io import settings_from_workbook
+
+    return {k: v["Value"] for k, v in settings_from_workbook(book).items()}
+
+
+def system_of(book: Workbook, settings: dict[str, Any]):
+    system_id = settings.get("Rule system")
+    systems = load_rulebook().systems
+    if system_id not in systems:
+        raise WorkbookError(CellProblem("Campaign", "B3", f"rule system {system_id!r} is unknown; valid: {', '.join(systems)}"), str(book.path))
+    return systems[system_id]
+
+
+def plan_refit(path: Path, key_file: Path | None = None):
+    """Read the workbook and run the refit in memory: (outcome, sheets to append, book)."""
+    from automation.steps.bf import pipeline
+    from automation.workbook import bf_adapter, bf_output
+    from automation.workbook.tables_io import system_from_workbook
+
+    book = Workbook(path)
+    settings = campaign_settings(book)
+    base = system_of(book, settings)
+    if base.id != "bf-campaign":
+        raise UsageError(f"{path}: refits of {base.id} campaigns are not available yet")
+    key = read_key(key_path_for(path, key_file), str(settings.get("Key commitment") or ""))
+    system = system_from_workbook(book, base)
+    inputs, state = bf_adapter.load(book, system, settings)
+    run = pipeline.refit(state, inputs, Dice(key, system, inputs.date.label))
+    lists = book.read_lists()
+    lists["sides"] = list(inputs.side_names)
+    sheets = bf_output.sheets_for(run, inputs, book, lists)
+    outcome = RefitOutcome(Path(path), base.id, inputs.date.label, [s.name for s in sheets], run.waiting,
+                           run.entries, run.completed)
+    return outcome, sheets, book
+
+
+def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
+    """Run every step whose inputs are present and append what it resolved."""
+    from automation.workbook.package import append_sheets
+
+    outcome, sheets, book = plan_refit(Path(path), key_file)
+    if sheets:
+        append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
+    return outcome
+
+
+def undo(path: Path) -> list[str]:
+    from automation.workbook.package import remove_last_batch
+
+    Workbook(path)  # refuse files that are not workbooks before touching anything
+    return remove_last_batch(Path(path))
+
+
+def patch_placeholders(path: Path, values: dict[str, str]) -> None:
+    """Replace template placeholders in the shared strings of a fresh copy."""
+    from xml.sax.saxutils import escape
+
+    tmp = path.with_suffix(".tmp")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "xl/sharedStrings.xml":
+                text = data.decode("utf-8")
+                for old, new in values.items():
+                    text = text.replace(escape(old), escape(new))
+                data = text.encode("utf-8")
+            dst.writestr(info, data)
+    tmp.replace(path)
+
+
+def new_campaign(system_id: str, out: Path, campaign: str | None = None, entropy: tuple[str, ...] = ()) -> Path:
+    from automation.engine.dice import CampaignKey
+    from automation.workbook import campaign_sheets
+    from automation.workbook.template import CAMPAIGN_PLACEHOLDER, COMMITMENT_PLACEHOLDER, template_path
+
+    systems = load_rulebook().systems
+    if system_id not in systems or not campaign_sheets.is_campaign_system(system_id):
+        valid = ", ".join(s for s in systems if campaign_sheets.is_campaign_system(s))
+        raise UsageError(f"unknown campaign system {system_id!r}; valid: {valid}")
+    out = Path(out)
+    key_file = key_path_for(out)
+    if out.exists():
+        raise WorkbookFileError(f"{out}: already exists; choose another name (nothing was changed)")
+    if key_file.exists():
+        raise WorkbookFileError(f"{key_file}: a key file is already there; refusing to replace a campaign key")
+    template = template_path(system_id)
+    if not template.exists():
+        raise WorkbookFileError(f"{template}: the template is missing; rebuild it with python -m automation.workbook.template")
+    key = CampaignKey.generate()
+    if entropy:
+        key = key.mixed_with(*entropy)
+    shutil.copyfile(template, out)
+    patch_placeholders(out, {CAMPAIGN_PLACEHOLDER: campaign or out.stem, COMMITMENT_PLACEHOLDER: key.commitment})
+    write_key(key_file, key)
+    return out

@@ -1,0 +1,51 @@
+"""Small helpers shared by the Battlefront refit steps."""
+from __future__ import annotations
+
+from automation.campaign.model import ALL, UMPIRE, Entry, Waiting
+from automation.engine.resolver import RollResult
+from automation.steps.bf.state import BFInputs, Situation, Stand
+
+RUSSIAN = ("russian", "soviet", "ussr")
+ALLIED_WEST = ("american", "us", "usa", "british", "uk", "commonwealth", "canadian")
+
+
+def is_russian(nationality: str) -> bool:
+    return nationality.strip().lower() in RUSSIAN
+
+
+def rolled(step: str, rule: str, side: str | None, subject: str, result: RollResult, text: str | None = None,
+           visible: str | None = None) -> Entry:
+    return Entry(step, rule, text or result.result, side, subject, result, visible or ALL)
+
+
+def note(step: str, rule: str, text: str, side: str | None = None, subject: str = "", visible: str = ALL) -> Entry:
+    return Entry(step, rule, text, side, subject, None, visible)
+
+
+def orders_sheet(inputs: BFInputs, side: str) -> str:
+    return inputs.sheet_names.get(f"orders:{side}", f"Orders {inputs.date.label} {side}")
+
+
+def spend_sheet(inputs: BFInputs, side: str) -> str:
+    return inputs.sheet_names.get(f"spend:{side}", f"Spend {inputs.date.label} {side}")
+
+
+def wait_orders(inputs: BFInputs, side: str, what: str, step: str) -> Waiting:
+    return Waiting(side, what, orders_sheet(inputs, side), step)
+
+
+def wait_spend(inputs: BFInputs, side: str, step: str) -> Waiting:
+    return Waiting(side, "repairs, purchases and FPP spending (an empty sheet means none)", spend_sheet(inputs, side), step)
+
+
+def isolated(stand: Stand) -> bool:
+    return stand.situation in (Situation.ISOLATED, Situation.CUT_OFF)
+
+
+def step_ladder(ladder: tuple[str, ...], rating: str, steps: int) -> str:
+    """Move ``steps`` along the discipline ladder, stopping at Raw and Elite."""
+    i = ladder.index(rating)
+    return ladder[max(0, min(len(ladder) - 1, i + steps))]
+
+
+__all__ = ["ALL", "UMPIRE", "is_russian", "isolated", "note", "rolled", "step_ladder", "wait_orders", "wait_spend"]

@@ -1,0 +1,64 @@
+"""2.1 Posture determination: each side's secret Attack or Defend; both attack:
+a d10 roll-off (ties rolled again), the high roll attacks; both defend: no
+scenario, though the refit still happens. Attacking at night is flagged
+(2.1.1.1.1). The first scenario's postures are set on the Sides sheet."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from automation.campaign.model import ALL, StepResult, Waiting
+from automation.steps.bf.common import note, wait_orders
+from automation.steps.bf.state import BFInputs, BFState
+
+STEP = "Posture"
+RULE = "2.1"
+
+
+def _chosen(state: BFState, inputs: BFInputs) -> tuple[dict[str, str], Waiting | None]:
+    postures: dict[str, str] = {}
+    for side in inputs.sides:
+        if inputs.date.is_first:
+            if side.first_posture is None:
+                return postures, Waiting("Umpire", f"the first scenario's posture of {side.name}", "Sides", STEP)
+            postures[side.name] = side.first_posture
+            continue
+        orders = inputs.orders.get(side.name)
+        if orders is None:
+            return postures, wait_orders(inputs, side.name, "posture (Attack or Defend) and escape attempts", STEP)
+        chosen = [o for o in orders if o.kind == "Posture"]
+        if not chosen:
+            return postures, wait_orders(inputs, side.name, "posture (Attack or Defend)", STEP)
+        postures[side.name] = str(chosen[-1].value)
+    return postures, None
+
+
+def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
+    postures, waiting = _chosen(state, inputs)
+    if waiting:
+        return StepResult(state, (), waiting)
+    a, b = inputs.side_names
+    entries = [note(STEP, RULE, f"chooses {postures[s]}", s, s, visible=s) for s in (a, b)]
+    attackers = [s for s in (a, b) if postures[s] == "Attack"]
+    attacker: str | None
+    if len(attackers) == 2:
+        res = dice.opposed("bf.posture_rolloff", ("posture", "rolloff"), (a, b))
+        throws = "; ".join(f"{a} {x}, {b} {y}" for x, y in res.throws)
+        entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {res.winner} attacks", None, "roll-off"))
+        attacker = res.winner
+    elif len(attackers) == 1:
+        attacker = attackers[0]
+        entries.append(note(STEP, RULE, f"{attacker} attacks; {inputs.other(attacker)} defends, sets up first, moves second"))
+    else:
+        attacker = None
+        entries.append(note(STEP, RULE, "both defend: no scenario is played; the refit still happens"))
+    night = ()
+    if inputs.date.is_night:
+        night = tuple(attackers)
+        for s in night:
+            entries.append(note(STEP, "2.1.1.1.1", "attacks at night: night penalty on its CPP roll", s, s, visible=s))
+    ledger = replace(state.ledger, night_attackers=night)
+    return StepResult(state.with_(postures=postures, attacker=attacker, scenario=attacker is not None, ledger=ledger),
+                      tuple(entries))
+
+
+__all__ = ["ALL", "run"]

@@ -1,0 +1,247 @@
+"""Battlefront campaign workbook <-> engine: reads the sheets a refit needs
+into BFInputs/BFState (validating every reference with its Sheet!Cell) and
+turns a refit's results into the sheets it appends."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from automation.campaign.model import CampaignDate, Part
+from automation.engine.tables import RuleSystem
+from automation.errors import CellProblem, WorkbookError
+from automation.steps.bf.state import (
+    ME, BFInputs, BFState, Ledger, Order, Ref, RGEntry, Roster, SideInfo, Situation, Stand, StandResult, Status,
+)
+from automation.workbook import bf_sheets as K
+from automation.workbook.campaign_sheets import START
+from automation.workbook.reader import SheetRow, Workbook
+from automation.workbook.schema import SIDES_SHEET
+
+NO_DISCIPLINE = ("OBA module", "Aircraft", "Fortification")
+STANDS_SPEC = re.compile(r"^\s*(?P<type>.+?)\s*[x×]\s*(?P<n>\d+)\s*(?:\[(?P<kind>[^\]]+)\])?\s*$", re.I)
+
+
+def ref(row: SheetRow, column: str) -> Ref:
+    return Ref(row.sheet, row.cell(column))
+
+
+def _fail(problems: list[CellProblem], book: Workbook) -> None:
+    if problems:
+        raise WorkbookError(problems, str(book.path))
+
+
+def read_sides(book: Workbook) -> tuple[SideInfo, SideInfo]:
+    rows = book.read(SIDES_SHEET)
+    problems = []
+    if len(rows) != 2:
+        problems.append(CellProblem(SIDES_SHEET.title, "A2", f"{len(rows)} side(s) entered; exactly two sides are needed"))
+    sides = []
+    for r in rows:
+        name = r["Side"]
+        if len(name) > 10:
+            problems.append(r.problem("Side", f"{name!r} has {len(name)} characters; at most 10 (it is part of sheet names)"))
+        sides.append(SideInfo(name, r["Nationality"], r["Starting CPP"], r["Starting FPP"],
+                              r["Armor withdrawal"] == "Yes", r["First posture"]))
+    _fail(problems, book)
+    return sides[0], sides[1]
+
+
+def _calendar(row: SheetRow) -> dt.date | CellProblem:
+    value = row["Calendar date"]
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return row.problem("Calendar date", f"text {value!r} is not a date written YYYY-MM-DD")
+
+
+def read_dates(book: Workbook, lists: dict[str, list[str]]) -> tuple[CampaignDate, ...]:
+    problems: list[CellProblem] = []
+    dates = []
+    for i, r in enumerate(book.read(K.DATES, lists=lists)):
+        day = _calendar(r)
+        if isinstance(day, CellProblem):
+            problems.append(day)
+            continue
+        label = r["Date"]
+        if re.search(r"[\[\]:*?/\\]", label) or len(label) > 12:
+            problems.append(r.problem("Date", f"{label!r} must be at most 12 characters and free of [ ] : * ? / \\"))
+        if label == START:
+            problems.append(r.problem("Date", f"{START!r} is reserved for the initial roster"))
+        dates.append(CampaignDate(label, day, Part(r["Part"]), i))
+    if not dates and not problems:
+        problems.append(CellProblem(K.DATES.title, "A2", "no dates entered; list the campaign's scenarios in order"))
+    _fail(problems, book)
+    return tuple(dates)
+
+
+def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str, str], RGEntry]:
+    problems: list[CellProblem] = []
+    out: dict[tuple[str, str], RGEntry] = {}
+    for r in book.read(K.RG_CHART, lists=lists):
+        key = (r["Side"], r["ID"])
+        if key in out:
+            problems.append(r.problem("ID", f"{r['ID']!r} is already on {r['Side']}'s chart at {out[key].ref.cell}"))
+            continue
+        stands = []
+        for part in filter(None, (p.strip() for p in str(r["Stands"] or "").split(";"))):
+            m = STANDS_SPEC.match(part)
+            kind = m.group("kind").strip() if m and m.group("kind") else None
+            if m is None or (kind and kind not in lists.get("stand_kind", ())):
+                problems.append(r.problem("Stands", f"{part!r} is not 'Type xN' or 'Type xN [Kind]' with a kind from Lists"))
+                continue
+            stands.append((m.group("type"), int(m.group("n")), kind))
+        if r["Kind"] == "ME" and not stands:
+            problems.append(r.problem("Stands", "an ME reinforcement group needs its stands, e.g. 'Rifle x9; HMG x2'"))
+        if r["Kind"] == "ME" and not r["ME class"]:
+            problems.append(r.problem("ME class", "an ME reinforcement group needs its ME class"))
+        if r["Kind"] == "FPP" and not r["FPP"]:
+            problems.append(r.problem("FPP", "an FPP reinforcement group needs the FPP it gives"))
+        out[key] = RGEntry(r["Side"], r["ID"], r["Description"], r["Kind"], r["ME class"], r["ME type"], tuple(stands),
+                           r["Discipline"], r["CPP"], r["Scenario max"], r["Campaign max"], r["FPP"], r["Notes"] or "", ref(r, "ID"))
+    _fail(problems, book)
+    return out
+
+
+def read_roster(book: Workbook, name: str, lists: dict[str, list[str]]) -> Roster:
+    problems: list[CellProblem] = []
+    mes: dict[str, ME] = {}
+    stands = []
+    for r in book.read(K.ROSTER, name, lists):
+        me_id = r["ME"]
+        me = ME(me_id, r["Side"], r["ME class"], r["ME type"], r["RG"], r["Breakpoint base"] or 0,
+                r["Losses today"] or 0, r["Full strength"] or 0, r["Discipline"], ref(r, "ME"))
+        if me_id in mes:
+            first = mes[me_id]
+            for field_name, column in (("side", "Side"), ("me_class", "ME class"), ("me_type", "ME type"), ("rg", "RG")):
+                if getattr(first, field_name) != getattr(me, field_name):
+                    problems.append(r.problem(column, f"ME {me_id} has {getattr(me, field_name)!r} here but "
+                                              f"{getattr(first, field_name)!r} at {first.ref.cell}; every row of an ME must agree"))
+        else:
+            mes[me_id] = me
+        status = r["Status"]
+        if not r["Discipline"] and r["Kind"] not in NO_DISCIPLINE:
+            problems.append(r.problem("Discipline", f"is empty; a {r['Kind']} stand needs one of {', '.join(lists.get('discipline', ()))}"))
+        if status in ("Wreck", "Abandoned") and r["Kind"] not in ("AFV", "Soft vehicle"):
+            problems.append(r.problem("Status", f"only vehicles can be wrecks; {r['Stand']} is {r['Kind']}"))
+        if status in ("Wreck", "Abandoned") and not r["Wreck lines"]:
+            problems.append(r.problem("Wreck lines", "a wreck needs its lines: Own lines or Enemy lines"))
+        stands.append(Stand(
+            r["Stand"], r["Side"], me_id, r["Stand type"], r["Kind"], r["Discipline"] or "",
+            Status.WRECK if status in ("Wreck", "Abandoned") else Status(status), Situation(r["Situation"]),
+            r["Tracks"], r["Wreck lines"], r["In minefield"] == "Yes", status == "Abandoned",
+            r["Ammunition"] or "Normal", r["Notes"] or "", ref(r, "Stand")))
+    _fail(problems, book)
+    for me_id, me in mes.items():
+        if not me.full_strength:
+            mes[me_id] = me.with_(full_strength=sum(1 for s in stands if s.me == me_id))
+        if not me.breakpoint_base:
+            mes[me_id] = mes[me_id].with_(breakpoint_base=sum(1 for s in stands if s.me == me_id and s.available))
+    return Roster(mes, tuple(stands))
+
+
+def read_results(book: Workbook, name: str, roster: Roster, lists: dict[str, list[str]]) -> dict[str, StandResult]:
+    problems = []
+    out: dict[str, StandResult] = {}
+    for r in book.read(K.RESULTS, name, lists):
+        stand = roster.stand(r["Stand"])
+        if stand is None:
+            problems.append(r.problem("Stand", f"{r['Stand']!r} is not a stand on the roster"))
+            continue
+        if stand.side != r["Side"]:
+            problems.append(r.problem("Side", f"{stand.id} belongs to {stand.side}, not {r['Side']}"))
+        if stand.id in out:
+            problems.append(r.problem("Stand", f"{stand.id} already has a result at {out[stand.id].ref.cell}"))
+        if r["Outcome"] == "Abandoned" and not stand.is_vehicle:
+            problems.append(r.problem("Outcome", f"only vehicles are abandoned; {stand.id} is {stand.kind}"))
+        if r["Outcome"] == "Used" and stand.kind not in ("OBA module", "Aircraft"):
+            problems.append(r.problem("Outcome", f"'Used' is for OBA modules and aircraft; {stand.id} is {stand.kind}"))
+        out[stand.id] = StandResult(
+            r["Side"], stand.id, r["Outcome"], r["Knocked out by"], r["Ends in"] or "Own lines",
+            Situation(r["Situation"] or stand.situation.value), r["In minefield"] == "Yes", r["Near friendly lines"] == "Yes",
+            r["Turns isolated"] or 0, r["Turns cut off"] or 0, r["Kills by fire"] or 0, r["CC wins"] or 0,
+            r["CC losses"] or 0, ref(r, "Stand"))
+    _fail(problems, book)
+    return out
+
+
+def read_orders(book: Workbook, kind, name: str) -> tuple[Order, ...] | None:
+    if not book.has(name):
+        return None
+    return tuple(
+        Order(r["Order"], None if r["Subject"] is None else str(r["Subject"]), r["Value"], r["Detail"], ref(r, "Order"),
+              {c: ref(r, c) for c in ("Order", "Subject", "Value", "Detail")})
+        for r in book.read(kind, name))
+
+
+def read_ledger(book: Workbook, name: str, sides: tuple[SideInfo, SideInfo]) -> Ledger:
+    cpp: dict[str, int] = {}
+    fpp: dict[str, int] = {}
+    rg_used: dict[tuple[str, str], int] = {}
+    played, attacker = True, None
+    for r in book.read(K.LEDGER, name, {"sides": [s.name for s in sides]}):
+        if r["Entry"] == "Left" and r["Account"] in ("CPP", "FPP"):
+            (cpp if r["Account"] == "CPP" else fpp)[r["Side"]] = r["Balance"] or 0
+        elif r["Account"] == "RG":
+            rg_used[(r["Side"], r["Entry"])] = r["Balance"] or 0
+        elif r["Account"] == "Scenario" and r["Entry"].startswith("Attacker: "):
+            attacker = r["Entry"][len("Attacker: "):] or None
+            played = attacker not in (None, "none")
+    return Ledger(cpp, fpp, rg_used, played, attacker if played else None)
+
+
+def find_date(book: Workbook, dates: tuple[CampaignDate, ...]) -> CampaignDate | None:
+    """The first date whose refit is not complete (None: the campaign is over)."""
+    for d in dates:
+        if not book.has(K.REPORT.name_for(date=d.label, side="2")):
+            return d
+    return None
+
+
+def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[BFInputs, BFState]:
+    lists = {k: v for k, v in book.read_lists().items()}
+    sides = read_sides(book)
+    lists["sides"] = [s.name for s in sides]
+    dates = read_dates(book, lists)
+    date = find_date(book, dates)
+    if date is None:
+        raise WorkbookError(CellProblem(K.DATES.title, f"A{len(dates) + 1}",
+                                        "every date's refit is done; add the next date to continue the campaign"), str(book.path))
+    previous = dates[date.index - 1] if date.index else None
+    roster_name = K.ROSTER.name_for(date=previous.label if previous else START)
+    roster = read_roster(book, roster_name, lists)
+    if previous is None:
+        ledger = Ledger({s.name: s.starting_cpp for s in sides}, {s.name: s.starting_fpp for s in sides},
+                        {(me.side, me.rg): 0 for me in roster.mes.values() if me.rg})
+        counts: dict[tuple[str, str], int] = {}
+        for me in roster.mes.values():
+            if me.rg:
+                counts[(me.side, me.rg)] = counts.get((me.side, me.rg), 0) + 1
+        ledger = Ledger(ledger.cpp, ledger.fpp, counts)
+    else:
+        ledger = read_ledger(book, K.LEDGER.name_for(date=previous.label), sides)
+    historical = {(r["Date"], r["Side"]): r["DRM"] for r in book.read(K.HISTORICAL_DRM, lists=lists)}
+    fp = {(r["Side"], r["Item"]): (r["FPP"], ref(r, "Item")) for r in book.read(K.FP_CHART, lists=lists)}
+    names: dict[str, str] = {}
+    results = None
+    if previous is not None and ledger.played:
+        names["results"] = K.RESULTS.name_for(date=previous.label)
+        if book.has(names["results"]):
+            results = read_results(book, names["results"], roster, lists)
+    orders, spend = {}, {}
+    for s in sides:
+        names[f"orders:{s.name}"] = K.ORDERS.name_for(date=date.label, side=s.name)
+        names[f"spend:{s.name}"] = K.SPEND.name_for(date=date.label, side=s.name)
+        orders[s.name] = read_orders(book, K.ORDERS, names[f"orders:{s.name}"])
+        spend[s.name] = read_orders(book, K.SPEND, names[f"spend:{s.name}"])
+    ladder = tuple(lists.get("discipline", ()))
+    eligibility = {str(r["Nationality"]): (str(r["From"]), str(r["To"])) for r in system.charts["bf.armor_repair_eligibility"].rows}
+    inputs = BFInputs(date, previous, sides, dates, historical, read_rg_chart(book, lists), fp, ladder, eligibility,
+                      settings, results, orders, spend, names)
+    _check_ladder(book, roster, ladder)
+    return inputs, BFState(roster, ledger)
+
+
+def _check_ladder(book: Workbook, roster: Roster, ladder: tuple[str, ...]) -> None:
+    if len(ladder) < 2:
+        raise WorkbookError(CellProblem("Lists", "A2", "the discipline list needs at least two ratings, low to high"), str(book.path))

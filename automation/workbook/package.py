@@ -1,0 +1,647 @@
+"""Add sheets to an existing .xlsx at package (zip) level, and take them away again.
+
+Design notes (the workbook contract: the umpire's own sheets, charts, pictures, notes,
+formats and names survive byte for byte; undo removes exactly what a refit added):
+
+* Raw copy. The zip is read with a small parser of its own, not ``zipfile``: every
+  member that is not edited is re-emitted as its original local record (header, name,
+  extra field, compressed data and any data descriptor) byte for byte, never
+  decompressed or recompressed, and its original central directory record is reused
+  with only the local-header offset changed. Stored, deflated or any other method is
+  copied alike; members are kept in their order; the archive comment is kept.
+  Refused with WorkbookFileError: ZIP64 archives or members, encrypted members,
+  multi-disk or prefixed archives, overlapping or truncated members, duplicate
+  names, a member declaring more than 200 MB or members declaring more than 1 GB in
+  all (zip bomb), a file over 1 GB.
+* Edited parts, and only these: the workbook part (``xl/workbook.xml``), its
+  relationships, ``[Content_Types].xml``, ``docProps/app.xml`` (titles and sheet count,
+  only if they are there) and, when appending, ``xl/styles.xml``. They are edited as
+  text by inserting or deleting whole elements and changing single attribute values
+  (``automation.workbook.sheetgraft``), so every namespace, prefix, ``mc:Ignorable``,
+  ``extLst``, defined name and byte of formatting stays. Sheets are always added at
+  the end of ``<sheets>``, so ``localSheetId`` indexes stay valid. Edited parts are
+  deflated anew. Because the edits are exact insertions, undoing a batch gives back
+  the same text of workbook.xml, its rels, content types and app.xml as before it
+  (but an empty ``<definedNames/>`` that some writers leave is dropped with the record).
+* New sheets are rendered by XlsxWriter and grafted (see ``sheetgraft``): inline
+  strings only (``sharedStrings.xml`` is never touched), new part names numbered past
+  the existing ones, new ``r:id``s and ``sheetId``s past the existing ones.
+* Batch record: each ``append_sheets`` adds one hidden workbook-level defined name to
+  workbook.xml, ``_mr_batch_0001``, ``_mr_batch_0002``..., whose value is an array
+  constant of texts: the batch name, then ``"<sheetId>|<sheet name>"`` per sheet, e.g.
+  ``{"Refit 24DEC","7|Report 24DEC","8|Roster 24DEC"}``. Excel and LibreOffice keep
+  such names on save and the Name Manager does not list hidden names. The highest
+  number is the last batch. Undo finds each sheet by its name, or, if it was renamed,
+  by its sheetId (only while the recorded sheetIds still match the sheets found by
+  name: LibreOffice renumbers them on save); a sheet already deleted is skipped.
+* Undo removes the batch's ``<sheet>`` elements, their relationships, every part
+  reachable only through them (sheet, drawing, chart, their rels...), their content
+  type overrides, their app.xml titles and the record. Defined names local to a
+  removed sheet go too, later ``localSheetId``s and the bookViews' ``activeTab`` and
+  ``firstSheet`` are renumbered (an active removed tab becomes the nearest visible
+  sheet before it). If ``xl/calcChain.xml`` refers to a removed sheet (formulas were
+  typed into it) it is dropped and Excel rebuilds it. Styles a batch appended stay:
+  styles.xml only grows, and identical formats are reused by later batches.
+* Safety: the new file is written to a temporary file in the same folder, fsynced
+  and moved over the old one with ``os.replace``, after checking the file did not
+  change meanwhile (and against ``expected_digest`` when given). A workbook open in
+  Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``), or that cannot be opened for
+  writing, is refused. The result is re-read and every member CRC-checked first.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import os
+import posixpath
+import re
+import struct
+import tempfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+from urllib.parse import unquote
+
+from automation.errors import UsageError, WorkbookFileError
+from automation.workbook.sheetgraft import (
+    MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
+    apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
+    parse_xml, rels_name, render, set_attr, utf16_len,
+)
+
+__all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
+           "file_digest", "list_batches", "remove_last_batch", "sheet_names"]
+
+MAX_MEMBER = 200 * 1024 * 1024
+MAX_TOTAL = 1024 * 1024 * 1024
+REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
+EP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
+VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
+STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
+RECORD = re.compile(r"_mr_batch_(\d+)", re.I)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One recorded ``append_sheets`` call: its name and the sheets it added."""
+
+    name: str
+    sheets: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- zip
+
+@dataclass(frozen=True)
+class _Member:
+    name: str
+    central: bytes  # the original central directory record
+    local: bytes  # the original local record: header, name, extra, data, descriptor
+    method: int
+    crc: int
+    size: int
+    data_start: int
+    data_len: int
+
+
+@dataclass(frozen=True)
+class _Zip:
+    where: str
+    members: tuple[_Member, ...]
+    comment: bytes
+    index: dict[str, _Member]
+
+    def get(self, name: str) -> _Member | None:
+        return self.index.get(name.lower())
+
+    def read(self, name: str) -> bytes:
+        m = self.get(name)
+        if m is None:
+            raise WorkbookFileError(f"{self.where}: part {name} is missing")
+        if m.method not in (0, 8):
+            raise WorkbookFileError(f"{self.where}: part {name} uses zip method {m.method}, which cannot be read")
+        raw = m.local[m.data_start:m.data_start + m.data_len]
+        try:
+            data = raw if m.method == 0 else zlib.decompressobj(-15).decompress(raw, m.size + 1)
+        except zlib.error as exc:
+            raise WorkbookFileError(f"{self.where}: part {name} is corrupt ({exc})") from None
+        if len(data) != m.size or zlib.crc32(data) != m.crc:
+            raise WorkbookFileError(f"{self.where}: part {name} is corrupt (size or CRC does not match)")
+        return data
+
+
+def _parse_zip(data: bytes, where: str) -> _Zip:
+    def refuse(why: str) -> WorkbookFileError:
+        return WorkbookFileError(f"{where}: {why}")
+
+    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
+    floor = max(0, len(data) - 65557)
+    pos = data.rfind(b"PK\x05\x06", floor)
+    while pos >= 0 and not (pos + 22 <= len(data) and pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] == len(data)):
+        pos = data.rfind(b"PK\x05\x06", floor, pos)
+    if pos < 0:
+        raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
+    _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", data, pos)
+    if data[max(0, pos - 20):pos - 16] == b"PK\x06\x07" or 0xFFFF in (count, n_here) or 0xFFFFFFFF in (cd_size, cd_off):
+        raise refuse("ZIP64 archives are not supported (re-save the workbook in Excel)")
+    if disk or cd_disk or n_here != count:
+        raise refuse("multi-volume zip archives are not supported")
+    if cd_off + cd_size != pos:
+        raise refuse("the zip has unexpected bytes before or inside its directory")
+    entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
+    at, total, names = cd_off, 0, set()
+    for _ in range(count):
+        if data[at:at + 4] != b"PK\x01\x02" or at + 46 > pos:
+            raise refuse("the zip directory is damaged")
+        _, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _, offset = struct.unpack_from(
+            "<IHHHHHHIIIHHHHHII", data, at)
+        raw_name = data[at + 46:at + 46 + nlen]
+        name = raw_name.decode("utf-8" if flags & 0x800 else "cp437")
+        total += usize
+        for bad, why in (
+            (0xFFFFFFFF in (csize, usize, offset) or _has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
+             "uses ZIP64, which is not supported"),
+            (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
+            (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
+            (total > MAX_TOTAL, "brings the declared size over 1 GB in all; refused (zip bomb?)"),
+            (name.lower() in names, "appears twice in the zip"),
+        ):
+            if bad:
+                raise refuse(f"member {name} {why}")
+        names.add(name.lower())
+        entries.append((name, data[at:at + 46 + nlen + elen + mlen], method, crc, csize, usize, offset, raw_name))
+        at += 46 + nlen + elen + mlen
+    starts = sorted({e[6] for e in entries}) + [cd_off]
+    following_of = dict(zip(starts, starts[1:]))
+    members = []
+    for name, central, method, crc, csize, usize, offset, raw_name in entries:
+        lflags, lnlen, lelen = (*struct.unpack_from("<H", data, offset + 6), *struct.unpack_from("<HH", data, offset + 26))
+        if data[offset:offset + 4] != b"PK\x03\x04" or data[offset + 30:offset + 30 + lnlen] != raw_name:
+            raise refuse(f"member {name} has no matching local header where the directory says")
+        data_start, following = 30 + lnlen + lelen, following_of[offset]
+        end = offset + data_start + csize
+        if lflags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
+            if following - end in (12, 16, 20, 24):
+                end = following
+            else:
+                wide = _has_zip64(data[offset + 30 + lnlen:offset + data_start])
+                end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
+        if end > following:
+            raise refuse(f"member {name} is truncated or overlaps another member")
+        members.append(_Member(name, central, data[offset:end], method, crc, usize, data_start, csize))
+    return _Zip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
+
+
+def _has_zip64(extra: bytes) -> bool:
+    i = 0
+    while i + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, i)
+        if tag == 0x0001:
+            return True
+        i += 4 + size
+    return False
+
+
+def _write_zip(source: _Zip, replaced: dict[str, bytes], removed: set[str], added: Sequence[tuple[str, bytes]]) -> bytes:
+    """Copy ``source`` raw, replacing, dropping (lower-cased names) and adding members."""
+    out, central = bytearray(), bytearray()
+    plan: list[tuple[str, bytes | None, _Member | None]] = [
+        (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
+    plan += [(name, data, None) for name, data in added]
+    for name, data, like in plan:
+        offset = len(out)
+        if like is not None and data is None:
+            out += like.local
+            central += like.central[:42] + struct.pack("<I", offset) + like.central[46:]
+            continue
+        assert data is not None
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        body = packer.compress(data) + packer.flush()
+        raw_name = name.encode("utf-8")
+        made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
+        if like is not None:  # an edited part keeps its time stamp, attributes and comment
+            made, time, date = struct.unpack_from("<H", like.central, 4)[0], *struct.unpack_from("<HH", like.central, 12)
+            iattr, eattr = struct.unpack_from("<HI", like.central, 36)
+            nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
+            comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
+        fields = struct.pack("<HHHHHIII", 20, 0 if raw_name.isascii() else 0x800, 8, time, date,
+                             zlib.crc32(data), len(body), len(data))
+        out += b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name + body
+        central += (b"PK\x01\x02" + struct.pack("<H", made) + fields
+                    + struct.pack("<HHHHHII", len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
+                    + raw_name + comment)
+    if len(plan) > 0xFFFF or len(out) + len(central) > 0xFFFFFFFF:
+        raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
+    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), len(out), len(source.comment))
+    return bytes(out + central + eocd + source.comment)
+
+
+# --------------------------------------------------------------------------- package
+
+@dataclass(frozen=True)
+class _Rel:
+    id: str
+    type: str
+    target: str | None  # the part (zip name) it points to; None if external
+    node: XNode
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    index: int
+    name: str
+    sheet_id: int
+    rid: str
+    visible: bool
+    node: XNode
+    part: str | None
+    rel_type: str
+
+
+_Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
+
+
+class _Package:
+    """A parsed workbook package: zip members plus the XML parts the writer edits."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.where = path
+        self.zip = _parse_zip(data, path)
+        self._docs: dict[str, XmlDoc] = {}
+        types = self.zip.get("[Content_Types].xml")
+        main = next((r.target for r in self.rels("") if r.type.endswith("/officeDocument") and r.target), None)
+        member = self.zip.get(main or "xl/workbook.xml")
+        if types is None or member is None:
+            missing = "[Content_Types].xml" if types is None else "xl/workbook.xml"
+            raise WorkbookFileError(f"{path}: not an Excel workbook (.xlsx): {missing} is missing")
+        self.wb_part, self.wb_rels = member.name, rels_name(member.name)
+        self.wb, self.types = self.doc(self.wb_part), self.doc(types.name)
+        if self.wb.root.ns == STRICT_NS:
+            raise WorkbookFileError(f"{path}: Strict Open XML workbooks are not supported; save as 'Excel Workbook'")
+        if (self.wb.root.ns, self.wb.root.local) != (MAIN_NS, "workbook") or self.wb.root.find("sheets") is None:
+            raise WorkbookFileError(f"{path}: {self.wb_part} is not an Excel workbook part")
+
+    def doc(self, part: str) -> XmlDoc:
+        if part not in self._docs:
+            self._docs[part] = parse_xml(self.zip.read(part), part)
+        return self._docs[part]
+
+    def rels(self, part: str) -> list[_Rel]:
+        member = self.zip.get(rels_name(part))
+        out = []
+        for node in self.doc(member.name).root.children if member else ():
+            target: str | None = None
+            if node.attr("TargetMode") != "External":
+                raw = node.get("Target").split("#")[0]
+                path = raw[1:] if raw.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(part), raw))
+                found = self.zip.get(path) or self.zip.get(unquote(path))
+                target = found.name if found else path
+            out.append(_Rel(node.get("Id"), node.get("Type"), target, node))
+        return out
+
+    def sheets(self) -> list[_Sheet]:
+        rels = {r.id: r for r in self.rels(self.wb_part)}
+        out = []
+        for i, node in enumerate(self.wb.root.find("sheets").findall("sheet")):  # type: ignore[union-attr]
+            rel = rels.get(node.attr("id", REL_NS) or "")
+            if not node.get("sheetId").isdigit():
+                raise WorkbookFileError(f"{self.where}: sheet {node.get('name')!r} has a bad sheetId")
+            out.append(_Sheet(i, node.get("name"), int(node.get("sheetId")), node.attr("id", REL_NS) or "",
+                              node.get("state") in ("", "visible"), node, rel.target if rel else None,
+                              rel.type if rel else ""))
+        return out
+
+    def part_of(self, rel_type: str, source: str | None = None) -> str | None:
+        rels = self.rels(self.wb_part if source is None else source)
+        found = next((r.target for r in rels if r.type.endswith("/" + rel_type) and r.target), None)
+        return found if found and self.zip.get(found) else None
+
+    def records(self) -> list[_Record]:
+        names = self.wb.root.find("definedNames")
+        out: list[_Record] = []
+        item = r'"(?:[^"]|"")*"'
+        for node in names.findall("definedName") if names is not None else []:
+            m = RECORD.fullmatch(node.get("name"))
+            if not m:
+                continue
+            value = self.wb.inner_text(node).strip()
+            if not re.fullmatch(r"\{\s*" + item + r"(?:\s*[,;]\s*" + item + r")*\s*\}", value, re.S):
+                raise WorkbookFileError(f"{self.where}: batch record {node.get('name')} is damaged: {value[:80]}")
+            texts = [t[1:-1].replace('""', '"') for t in re.findall(item, value)]
+            entries: list[tuple[int | None, str]] = [
+                (int(hit.group(1)), hit.group(2)) if (hit := re.fullmatch(r"(\d+)\|(.*)", t, re.S)) else (None, t)
+                for t in texts[1:]]
+            out.append((int(m.group(1)), node, Batch(texts[0], tuple(n for _, n in entries)), entries))
+        return sorted(out, key=lambda r: r[0])
+
+    def worksheet_names(self) -> list[str]:
+        return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
+
+
+def _prefixed(node: XNode, ns: str) -> tuple[str, str]:
+    """A prefix bound to ``ns`` at ``node`` and the declaration it needs, if any."""
+    found = next((p for p, uri in node.nsmap.items() if uri == ns and p), None)
+    if found:
+        return found, ""
+    prefix = next(p for p in ("r", "mr_r", "mr_r2") if p not in node.nsmap)
+    return prefix, f' xmlns:{prefix}="{ns}"'
+
+
+def _qname(node: XNode, local: str) -> str:
+    return f"{node.prefix}:{local}" if node.prefix else local
+
+
+def _app_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Edit]:
+    """Keep app.xml's HeadingPairs/TitlesOfParts in step; untouched if they don't match."""
+    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
+    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
+    titles_v = titles.find("vector", VT_NS) if titles is not None else None
+    if pairs_v is None or titles_v is None:
+        return []
+    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
+    offset, known = 0, set(worksheets)
+    for k in range(0, len(variants) - 1, 2):
+        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
+            return []
+        count_node = variants[k + 1].children[0]
+        count = int(doc.inner_text(count_node))
+        group = items[offset:offset + count]
+        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
+            break
+        offset += count
+    else:
+        return []
+    edits, changed, taken = [], len(add), set()
+    if add:
+        qname = group[-1].qname
+        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
+    for name in remove:
+        hit = next((i for i in range(len(group) - 1, -1, -1) if i not in taken and doc.inner_text(group[i]) == name), None)
+        if hit is not None:
+            taken.add(hit)
+            edits.append(Edit(group[hit].start, group[hit].end, ""))
+            changed -= 1
+    if not changed:
+        return []
+    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
+                    set_attr(doc, titles_v, "size", str(len(items) + changed))]
+
+
+# --------------------------------------------------------------------------- files
+
+def file_digest(path: Path) -> str:
+    """SHA-256 (hex) of the file's bytes, to pass back as ``expected_digest``."""
+    return hashlib.sha256(_read(Path(path))).hexdigest()
+
+
+def _read(path: Path) -> bytes:
+    try:
+        if not path.is_file():
+            raise WorkbookFileError(f"{path}: no such workbook")
+        if path.stat().st_size > MAX_TOTAL:
+            raise WorkbookFileError(f"{path}: over 1 GB; refused")
+        return path.read_bytes()
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, _Package]:
+    real = Path(os.path.realpath(path))
+    data = _read(real)
+    if expected_digest is not None and hashlib.sha256(data).hexdigest() != expected_digest.lower():
+        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); nothing was written")
+    for lock in (real.with_name("~$" + real.name), real.with_name(f".~lock.{real.name}#")):
+        if lock.exists():
+            raise WorkbookFileError(f"{path}: the workbook is open in Excel or LibreOffice ({lock.name} exists); close it first")
+    try:
+        with open(real, "r+b"):
+            pass
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be opened for writing; is it open in another program? "
+                                f"({exc.strerror or exc})") from None
+    return real, data, _Package(str(path), data)
+
+
+def _commit(path: Path, real: Path, before: bytes, payload: bytes) -> None:
+    bad = zipfile.ZipFile(io.BytesIO(payload)).testzip()
+    if bad is not None:
+        raise WorkbookFileError(f"{path}: internal error: the new workbook failed its CRC check at {bad}; nothing written")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".~{real.stem[:40]}-", suffix=".tmp", dir=real.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, os.stat(real).st_mode & 0o7777)
+        if real.read_bytes() != before:
+            raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")
+        os.replace(tmp, real)
+        tmp = None
+        if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
+            dir_fd = os.open(real.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); the workbook is unchanged") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
+            removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
+    for name, data in [*replaced.items(), *added]:
+        if name.lower().endswith((".xml", ".rels")):
+            parse_xml(data, name)
+    payload = _write_zip(pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
+    _parse_zip(payload, str(path))
+    _commit(path, real, before, payload)
+
+
+# --------------------------------------------------------------------------- API
+
+def sheet_names(path: Path) -> list[str]:
+    """The workbook's sheet names, in workbook (tab) order."""
+    return [s.name for s in _Package(str(path), _read(Path(path))).sheets()]
+
+
+def list_batches(path: Path) -> list[Batch]:
+    """The recorded batches, oldest first."""
+    return [r[2] for r in _Package(str(path), _read(Path(path))).records()]
+
+
+def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None) -> None:
+    """Append ``sheets`` at the end of the workbook as one undoable batch named ``batch``."""
+    if not isinstance(batch, str) or not batch.strip() or utf16_len(batch) > 255 or re.search(r"[\x00-\x1f]", batch):
+        raise UsageError(f"batch name {batch!r} must be a text of 1 to 255 characters without control characters")
+    if not sheets:
+        raise UsageError(f"batch {batch!r} has no sheets")
+    path = Path(path)
+    real, before, pkg = _open_for_change(path, expected_digest)
+    current = pkg.sheets()
+    seen = {s.name.lower(): s.name for s in current}
+    for sheet in sheets:
+        check_sheet_name(sheet.name)
+        if sheet.name.lower() in seen:
+            raise UsageError(f"{path}: a sheet named {seen[sheet.name.lower()]!r} already exists; "
+                             f"sheet {sheet.name!r} cannot be added")
+        seen[sheet.name.lower()] = sheet.name
+    styles_part = pkg.part_of("styles")
+    existing = {m.name.lower() for m in pkg.zip.members}
+    result = graft(*render(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
+    added: list[tuple[str, bytes, str | None]] = list(result.parts)
+    rels_member = pkg.zip.get(pkg.wb_rels)
+    wb, rels_doc, types = pkg.wb, pkg.doc(rels_member.name if rels_member else pkg.wb_rels), pkg.types
+    rel_ids = {r.id for r in pkg.rels(pkg.wb_part)}
+    first = max([int(m.group(1)) for i in rel_ids if (m := re.fullmatch(r"rId(\d+)", i))] + [0]) + 1
+    fresh = (f"rId{n}" for n in itertools.count(first) if f"rId{n}" not in rel_ids)
+    new_rels: list[tuple[str, str, str]] = []
+    if styles_part is None:  # a workbook without styles gets the new sheets' own styles part
+        styles_part = "xl/styles.xml" if "xl/styles.xml" not in existing else "xl/musterroll-styles.xml"
+        added.append((styles_part, result.styles, "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"))
+        new_rels.append(("styles", styles_part, next(fresh)))
+    sheets_node = wb.root.find("sheets")
+    assert sheets_node is not None
+    r_prefix, r_decl = _prefixed(sheets_node, REL_NS)
+    sheet_xml, entries, sheet_id = [], [batch], max([s.sheet_id for s in current] + [0]) + 1
+    for grafted in result.sheets:
+        rid = next(fresh)
+        new_rels.append(("worksheet", grafted.part, rid))
+        state = ' state="hidden"' if grafted.hidden else ""
+        sheet_xml.append(f'<{_qname(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
+                         f'{state} {r_prefix}:id="{rid}"{r_decl}/>')
+        entries.append(f"{sheet_id}|{grafted.name}")
+        sheet_id += 1
+    formula = "{" + ",".join('"' + e.replace('"', '""') + '"' for e in entries) + "}"
+    if len(formula) > 8000:
+        raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
+    names_node = wb.root.find("definedNames")
+    owner = names_node if names_node is not None else wb.root
+    number = max([r[0] for r in pkg.records()] + [0]) + 1
+    tag = _qname(owner, "definedName")
+    record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
+    wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
+    if names_node is not None:
+        wb_edits.append(insert_child(wb, names_node, record))
+    else:  # definedNames follows sheets, functionGroups and externalReferences
+        after = [c for c in wb.root.children if c.ns == MAIN_NS and c.local in ("sheets", "functionGroups", "externalReferences")]
+        box = _qname(wb.root, "definedNames")
+        wb_edits.append(Edit(after[-1].end, after[-1].end, f"<{box}>{record}</{box}>"))
+    wb_dir = posixpath.dirname(pkg.wb_part)
+    rel_xml = "".join(in_scope(f'<Relationship Id="{rid}" Type="{REL_NS}/{kind}" '
+                               f'Target="{escape_attr(posixpath.relpath(part, wb_dir))}"/>', rels_doc.root, PKG_REL_NS)
+                      for kind, part, rid in new_rels)
+    defaults = {n.get("Extension").lower(): n.attr("ContentType") for n in types.root.children if n.local == "Default"}
+    overrides = "".join(in_scope(f'<Override PartName="/{escape_attr(name)}" ContentType="{escape_attr(ctype or RELS_TYPE)}"/>',
+                                 types.root, CT_NS)
+                        for name, _, ctype in added if defaults.get(name.rpartition(".")[2].lower()) != (ctype or RELS_TYPE))
+    replaced = {
+        pkg.wb_part: wb.encode(apply_edits(wb.text, wb_edits)),
+        rels_doc.part: rels_doc.encode(apply_edits(rels_doc.text, [insert_child(rels_doc, rels_doc.root, rel_xml)])),
+        types.part: types.encode(apply_edits(types.text, [insert_child(types, types.root, overrides)])),
+    }
+    if pkg.zip.get(styles_part):
+        replaced[styles_part] = result.styles
+    app = pkg.part_of("extended-properties", source="")
+    if app and (edits := _app_edits(pkg.doc(app), pkg.worksheet_names(), add=[g.name for g in result.sheets])):
+        replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, edits))
+    _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
+
+
+def remove_last_batch(path: Path, *, expected_digest: str | None = None) -> list[str]:
+    """Undo the last ``append_sheets``: remove exactly its sheets; return their (current) names."""
+    path = Path(path)
+    real, before, pkg = _open_for_change(path, expected_digest)
+    records = pkg.records()
+    if not records:
+        raise WorkbookFileError(f"{path}: nothing to undo: no Musterroll batch is recorded in this workbook")
+    sheets, record = pkg.sheets(), records[-1][1]
+    by_name = {s.name: s for s in sheets}
+    stable = all(by_name[n].sheet_id == i for r in records for i, n in r[3] if n in by_name)
+    chosen: list[_Sheet] = []
+    for sheet_id, name in records[-1][3]:
+        hit = by_name.get(name) or (next((s for s in sheets if s.sheet_id == sheet_id), None) if stable else None)
+        if hit is not None and hit not in chosen:
+            chosen.append(hit)
+    gone_idx = {s.index for s in chosen}
+    kept = [s for s in sheets if s.index not in gone_idx]
+    new_index = {s.index: i for i, s in enumerate(kept)}
+    wb = pkg.wb
+    edits = [Edit(s.node.start, s.node.end, "") for s in chosen] + _fix_views(wb, kept, new_index)
+    names_node = wb.root.find("definedNames")
+    if names_node is not None:
+        drop, renumber = [], []
+        for node in names_node.children:
+            local = node.get("localSheetId")
+            if node is record or (local.isdigit() and int(local) in gone_idx):
+                drop.append(node)
+            elif local.isdigit() and new_index.get(int(local), int(local)) != int(local):
+                renumber.append(set_attr(wb, node, "localSheetId", str(new_index[int(local)])))
+        if len(drop) == len(names_node.children):
+            edits.append(Edit(names_node.start, names_node.end, ""))
+        else:
+            edits += [Edit(n.start, n.end, "") for n in drop] + renumber
+    sheet_parts = {s.part for s in chosen if s.part and pkg.zip.get(s.part)}
+    drop_rids = {s.rid for s in chosen}
+    gone = _reach(pkg, sheet_parts, set()) - _reach(pkg, [r.target for r in pkg.rels("") if r.target], sheet_parts)
+    chain = pkg.part_of("calcChain")
+    if chain and {int(i) for i in re.findall(rb'\bi="(\d+)"', pkg.zip.read(chain))} & {s.sheet_id for s in chosen}:
+        gone.add(chain)  # it lists cells of a removed sheet: Excel rebuilds it
+        drop_rids |= {r.id for r in pkg.rels(pkg.wb_part) if r.target == chain}
+    gone |= {m.name for p in list(gone) if (m := pkg.zip.get(rels_name(p)))}
+    lowered = {g.lower() for g in gone}
+    replaced = {pkg.wb_part: wb.encode(apply_edits(wb.text, edits))}
+    rels_member, types = pkg.zip.get(pkg.wb_rels), pkg.types
+    if rels_member is not None:
+        rels_doc = pkg.doc(rels_member.name)
+        cut = [Edit(n.start, n.end, "") for n in rels_doc.root.children if n.get("Id") in drop_rids]
+        replaced[rels_doc.part] = rels_doc.encode(apply_edits(rels_doc.text, cut))
+    cut = [Edit(n.start, n.end, "") for n in types.root.children
+           if n.local == "Override" and n.get("PartName").lstrip("/").lower() in lowered]
+    replaced[types.part] = types.encode(apply_edits(types.text, cut))
+    app = pkg.part_of("extended-properties", source="")
+    if app and (app_edits := _app_edits(pkg.doc(app), pkg.worksheet_names(), remove=[s.name for s in chosen])):
+        replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, app_edits))
+    _finish(path, real, before, pkg, replaced, lowered, [])
+    return [s.name for s in chosen]
+
+
+def _reach(pkg: _Package, starts: Iterable[str], blocked: set[str]) -> set[str]:
+    """Every part reachable from ``starts`` through relationships, not entering ``blocked``."""
+    seen: set[str] = set()
+    stack = list(starts)
+    while stack:
+        part = stack.pop()
+        if part not in seen and part not in blocked and pkg.zip.get(part) is not None:
+            seen.add(part)
+            stack += [r.target for r in pkg.rels(part) if r.target]
+    return seen
+
+
+def _fix_views(wb: XmlDoc, kept: list[_Sheet], new_index: dict[int, int]) -> list[Edit]:
+    """Renumber activeTab/firstSheet; a removed active tab becomes the nearest visible sheet before it."""
+    def nearest(old: int) -> int:
+        if old in new_index:
+            return new_index[old]
+        before = [s for s in kept if s.visible and s.index < old]
+        after = [s for s in kept if s.visible and s.index > old]
+        return new_index[before[-1].index] if before else new_index[after[0].index] if after else 0
+
+    views = wb.root.find("bookViews")
+    edits: list[Edit] = []
+    for view in views.findall("workbookView") if views is not None else []:
+        active_raw, first_raw = view.attr("activeTab"), view.attr("firstSheet")
+        active = nearest(int(active_raw)) if active_raw and active_raw.isdigit() else 0
+        first = min(nearest(int(first_raw)) if first_raw and first_raw.isdigit() else 0, active)
+        for attr, raw, new in (("activeTab", active_raw, active), ("firstSheet", first_raw, first)):
+            if (raw is not None and raw != str(new)) or (raw is None and new != 0):
+                edits.append(set_attr(wb, view, attr, str(new)))
+    return edits
