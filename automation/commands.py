@@ -78,3 +78,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = sub.add_parser("demo", help="the main job on the bundled Advance to Rostov sample, in a fresh copy")
     p.add_argument("--folder", default="musterroll-demo", help="where the copy goes (default: ./musterroll-demo)")
     p.set_defaults(func=cmd_demo)
+    from automation.desk import cli as desk_cli
+    from automation.excel import cli as excel_cli
+    from automation.pbem import cli as pbem_cli
+
+    for part in (pbem_cli, excel_cli, desk_cli):
+        part.register(sub)

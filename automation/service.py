@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from automation.campaign.model import Dice, Entry, Waiting
+from automation.engine.dice import CampaignKey
+from automation.systems import BookSource
 from automation.errors import CellProblem, UsageError, WorkbookError, WorkbookFileError
 from automation.keys import key_path_for, read_key, write_key
 from automation.rulebook import load_rulebook
@@ -49,34 +51,42 @@ def system_of(book: Workbook, settings: dict[str, Any]):
     return systems[system_id]
 
 
-def plan_refit(path: Path, key_file: Path | None = None):
-    """Read the workbook and run the refit in memory: (outcome, sheets to append, book)."""
-    from automation.steps.bf import pipeline
-    from automation.workbook import bf_adapter, bf_output
+def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
+    """Run the refit of ``book`` in memory: (outcome, sheets to append).
+
+    ``book`` is the file adapter's :class:`Workbook` or the live Excel
+    adapter's equivalent; both go through the same sheet contract. The key
+    is given, or read from ``key_file`` (default: BOOK.key beside the book)."""
+    from automation.systems import campaign_system
     from automation.workbook.tables_io import system_from_workbook
 
-    book = Workbook(path)
     settings = campaign_settings(book)
     base = system_of(book, settings)
-    if base.id != "bf-campaign":
-        raise UsageError(f"{path}: refits of {base.id} campaigns are not available yet")
-    key = read_key(key_path_for(path, key_file), str(settings.get("Key commitment") or ""))
+    cs = campaign_system(base.id)
+    if cs is None:
+        raise UsageError(f"{book.path}: refits of {base.id} campaigns are not available")
+    commitment = str(settings.get("Key commitment") or "")
+    if key is None:
+        key = read_key(key_path_for(Path(book.path), key_file), commitment)
+    elif commitment and key.commitment != commitment:
+        raise UsageError(f"{book.path}: the key given does not match the workbook's commitment (Campaign!B4)")
     system = system_from_workbook(book, base)
-    inputs, state = bf_adapter.load(book, system, settings)
-    run = pipeline.refit(state, inputs, Dice(key, system, inputs.date.label))
+    inputs, state = cs.load(book, system, settings)
+    run = cs.refit(state, inputs, Dice(key, system, cs.date_of(inputs)))
     lists = book.read_lists()
-    lists["sides"] = list(inputs.side_names)
-    sheets = bf_output.sheets_for(run, inputs, book, lists)
-    outcome = RefitOutcome(Path(path), base.id, inputs.date.label, [s.name for s in sheets], run.waiting,
+    lists["sides"] = list(cs.side_names(inputs))
+    sheets = cs.sheets_for(run, inputs, book, lists)
+    outcome = RefitOutcome(Path(str(book.path)), base.id, cs.date_of(inputs), [s.name for s in sheets], run.waiting,
                            run.entries, run.completed)
-    return outcome, sheets, book
+    return outcome, sheets
 
 
 def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     """Run every step whose inputs are present and append what it resolved."""
     from automation.workbook.package import append_sheets
 
-    outcome, sheets, book = plan_refit(Path(path), key_file)
+    book = Workbook(Path(path))
+    outcome, sheets = plan_refit(book, key_file=key_file)
     if sheets:
         append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
     return outcome

@@ -7,23 +7,20 @@ from automation.engine.tables import RuleSystem
 from automation.workbook import bf_sheets
 from automation.workbook.template import SheetContent
 
-CAMPAIGN_SYSTEMS = ("bf-campaign",)
 START = "Start"  # the date label of the umpire's initial roster: "Roster Start"
 
 
 def is_campaign_system(system_id: str) -> bool:
-    return system_id in CAMPAIGN_SYSTEMS
+    from automation.systems import campaign_system_ids
+
+    return system_id in campaign_system_ids()
 
 
 def default_lists(system: RuleSystem) -> dict[str, list[str]]:
-    if system.id == "bf-campaign":
-        ladder = sorted(system.charts["bf.discipline_ladder"].rows, key=lambda r: r["Rank"])
-        return {
-            "discipline": [r["Rating"] for r in ladder],
-            "me_class": list(bf_sheets.DEFAULT_LISTS["me_class"]),
-            "stand_kind": list(bf_sheets.DEFAULT_LISTS["stand_kind"]),
-        }
-    return {}
+    from automation.systems import campaign_system
+
+    cs = campaign_system(system.id)
+    return cs.default_lists(system) if cs else {}
 
 
 def default_sides(system: RuleSystem) -> list[list[Any]]:
@@ -31,12 +28,26 @@ def default_sides(system: RuleSystem) -> list[list[Any]]:
 
 
 def starting_sheets(system: RuleSystem) -> list[SheetContent]:
-    if system.id == "bf-campaign":
-        return [
-            SheetContent(bf_sheets.DATES, bf_sheets.DATES.title),
-            SheetContent(bf_sheets.HISTORICAL_DRM, bf_sheets.HISTORICAL_DRM.title),
-            SheetContent(bf_sheets.RG_CHART, bf_sheets.RG_CHART.title),
-            SheetContent(bf_sheets.FP_CHART, bf_sheets.FP_CHART.title),
-            SheetContent(bf_sheets.ROSTER, bf_sheets.ROSTER.name_for(date=START)),
-        ]
-    return []
+    from automation.systems import campaign_system
+
+    cs = campaign_system(system.id)
+    return cs.starting_sheets(system) if cs else []
+
+
+def bf_default_lists(system: RuleSystem) -> dict[str, list[str]]:
+    ladder = sorted(system.charts["bf.discipline_ladder"].rows, key=lambda r: r["Rank"])
+    return {
+        "discipline": [r["Rating"] for r in ladder],
+        "me_class": list(bf_sheets.DEFAULT_LISTS["me_class"]),
+        "stand_kind": list(bf_sheets.DEFAULT_LISTS["stand_kind"]),
+    }
+
+
+def bf_starting_sheets(system: RuleSystem) -> list[SheetContent]:
+    return [
+        SheetContent(bf_sheets.DATES, bf_sheets.DATES.title),
+        SheetContent(bf_sheets.HISTORICAL_DRM, bf_sheets.HISTORICAL_DRM.title),
+        SheetContent(bf_sheets.RG_CHART, bf_sheets.RG_CHART.title),
+        SheetContent(bf_sheets.FP_CHART, bf_sheets.FP_CHART.title),
+        SheetContent(bf_sheets.ROSTER, bf_sheets.ROSTER.name_for(date=START)),
+    ]

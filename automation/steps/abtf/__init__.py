@@ -1,0 +1,1 @@
+"""The ASL A Bridge Too Far refit (seed 003), one module per RePh step."""
