@@ -46,19 +46,17 @@ formats and names survive byte for byte; undo removes exactly what a refit added
   and moved over the old one with ``os.replace``, after checking the file did not
   change meanwhile (and against ``expected_digest`` when given). A workbook open in
   Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``), or that cannot be opened for
-  writing, is refused. The result is re-read and every member CRC-checked first.
+  writing, is refused. The new zip is parsed back and every part written CRC-checked.
 """
 from __future__ import annotations
 
 import hashlib
-import io
 import itertools
 import os
 import posixpath
 import re
 import struct
 import tempfile
-import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,8 +66,8 @@ from urllib.parse import unquote
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
-    apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
-    parse_xml, rels_name, render, set_attr, utf16_len,
+    app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
+    parse_xml, prefix_for, qualified, rels_name, render, set_attr, utf16_len,
 )
 
 __all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
@@ -79,10 +77,9 @@ MAX_MEMBER = 200 * 1024 * 1024
 MAX_TOTAL = 1024 * 1024 * 1024
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
-EP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
-VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
 STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
+STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
 RECORD = re.compile(r"_mr_batch_(\d+)", re.I)
 
 
@@ -142,7 +139,7 @@ def _parse_zip(data: bytes, where: str) -> _Zip:
         raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
     floor = max(0, len(data) - 65557)
     pos = data.rfind(b"PK\x05\x06", floor)
-    while pos >= 0 and not (pos + 22 <= len(data) and pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] == len(data)):
+    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
         pos = data.rfind(b"PK\x05\x06", floor, pos)
     if pos < 0:
         raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
@@ -180,9 +177,12 @@ def _parse_zip(data: bytes, where: str) -> _Zip:
     following_of = dict(zip(starts, starts[1:]))
     members = []
     for name, central, method, crc, csize, usize, offset, raw_name in entries:
-        lflags, lnlen, lelen = (*struct.unpack_from("<H", data, offset + 6), *struct.unpack_from("<HH", data, offset + 26))
-        if data[offset:offset + 4] != b"PK\x03\x04" or data[offset + 30:offset + 30 + lnlen] != raw_name:
-            raise refuse(f"member {name} has no matching local header where the directory says")
+        if offset + 30 > cd_off or data[offset:offset + 4] != b"PK\x03\x04":
+            raise refuse(f"member {name} has no local header where the directory says")
+        lflags, = struct.unpack_from("<H", data, offset + 6)
+        lnlen, lelen = struct.unpack_from("<HH", data, offset + 26)
+        if data[offset + 30:offset + 30 + lnlen] != raw_name:
+            raise refuse(f"member {name} is named differently in its local header")
         data_start, following = 30 + lnlen + lelen, following_of[offset]
         end = offset + data_start + csize
         if lflags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
@@ -207,7 +207,8 @@ def _has_zip64(extra: bytes) -> bool:
     return False
 
 
-def _write_zip(source: _Zip, replaced: dict[str, bytes], removed: set[str], added: Sequence[tuple[str, bytes]]) -> bytes:
+def _write_zip(source: _Zip, replaced: dict[str, bytes], removed: set[str],
+               added: Sequence[tuple[str, bytes]]) -> bytes:
     """Copy ``source`` raw, replacing, dropping (lower-cased names) and adding members."""
     out, central = bytearray(), bytearray()
     plan: list[tuple[str, bytes | None, _Member | None]] = [
@@ -225,7 +226,8 @@ def _write_zip(source: _Zip, replaced: dict[str, bytes], removed: set[str], adde
         raw_name = name.encode("utf-8")
         made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
         if like is not None:  # an edited part keeps its time stamp, attributes and comment
-            made, time, date = struct.unpack_from("<H", like.central, 4)[0], *struct.unpack_from("<HH", like.central, 12)
+            (made,), (time, date) = struct.unpack_from("<H", like.central, 4), \
+                struct.unpack_from("<HH", like.central, 12)
             iattr, eattr = struct.unpack_from("<HI", like.central, 36)
             nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
             comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
@@ -298,7 +300,8 @@ class _Package:
             target: str | None = None
             if node.attr("TargetMode") != "External":
                 raw = node.get("Target").split("#")[0]
-                path = raw[1:] if raw.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(part), raw))
+                path = raw[1:] if raw.startswith("/") else \
+                    posixpath.normpath(posixpath.join(posixpath.dirname(part), raw))
                 found = self.zip.get(path) or self.zip.get(unquote(path))
                 target = found.name if found else path
             out.append(_Rel(node.get("Id"), node.get("Type"), target, node))
@@ -343,55 +346,6 @@ class _Package:
         return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
 
 
-def _prefixed(node: XNode, ns: str) -> tuple[str, str]:
-    """A prefix bound to ``ns`` at ``node`` and the declaration it needs, if any."""
-    found = next((p for p, uri in node.nsmap.items() if uri == ns and p), None)
-    if found:
-        return found, ""
-    prefix = next(p for p in ("r", "mr_r", "mr_r2") if p not in node.nsmap)
-    return prefix, f' xmlns:{prefix}="{ns}"'
-
-
-def _qname(node: XNode, local: str) -> str:
-    return f"{node.prefix}:{local}" if node.prefix else local
-
-
-def _app_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Edit]:
-    """Keep app.xml's HeadingPairs/TitlesOfParts in step; untouched if they don't match."""
-    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
-    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
-    titles_v = titles.find("vector", VT_NS) if titles is not None else None
-    if pairs_v is None or titles_v is None:
-        return []
-    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
-    offset, known = 0, set(worksheets)
-    for k in range(0, len(variants) - 1, 2):
-        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
-            return []
-        count_node = variants[k + 1].children[0]
-        count = int(doc.inner_text(count_node))
-        group = items[offset:offset + count]
-        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
-            break
-        offset += count
-    else:
-        return []
-    edits, changed, taken = [], len(add), set()
-    if add:
-        qname = group[-1].qname
-        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
-    for name in remove:
-        hit = next((i for i in range(len(group) - 1, -1, -1) if i not in taken and doc.inner_text(group[i]) == name), None)
-        if hit is not None:
-            taken.add(hit)
-            edits.append(Edit(group[hit].start, group[hit].end, ""))
-            changed -= 1
-    if not changed:
-        return []
-    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
-                    set_attr(doc, titles_v, "size", str(len(items) + changed))]
-
-
 # --------------------------------------------------------------------------- files
 
 def file_digest(path: Path) -> str:
@@ -414,10 +368,12 @@ def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byt
     real = Path(os.path.realpath(path))
     data = _read(real)
     if expected_digest is not None and hashlib.sha256(data).hexdigest() != expected_digest.lower():
-        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); nothing was written")
+        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
+                                "nothing was written")
     for lock in (real.with_name("~$" + real.name), real.with_name(f".~lock.{real.name}#")):
         if lock.exists():
-            raise WorkbookFileError(f"{path}: the workbook is open in Excel or LibreOffice ({lock.name} exists); close it first")
+            raise WorkbookFileError(f"{path}: the workbook is open in Excel or LibreOffice ({lock.name} exists); "
+                                    "close it first")
     try:
         with open(real, "r+b"):
             pass
@@ -428,9 +384,6 @@ def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byt
 
 
 def _commit(path: Path, real: Path, before: bytes, payload: bytes) -> None:
-    bad = zipfile.ZipFile(io.BytesIO(payload)).testzip()
-    if bad is not None:
-        raise WorkbookFileError(f"{path}: internal error: the new workbook failed its CRC check at {bad}; nothing written")
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".~{real.stem[:40]}-", suffix=".tmp", dir=real.parent)
@@ -450,7 +403,7 @@ def _commit(path: Path, real: Path, before: bytes, payload: bytes) -> None:
             finally:
                 os.close(dir_fd)
     except OSError as exc:
-        raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); the workbook is unchanged") from None
+        raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); it is unchanged") from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
@@ -462,7 +415,9 @@ def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict
         if name.lower().endswith((".xml", ".rels")):
             parse_xml(data, name)
     payload = _write_zip(pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
-    _parse_zip(payload, str(path))
+    check = _parse_zip(payload, str(path))  # the new zip reads back, and what was written has the right CRCs
+    if any(check.read(name) != data for name, data in [*replaced.items(), *added]):
+        raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; nothing was written")
     _commit(path, real, before, payload)
 
 
@@ -506,17 +461,17 @@ def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expecte
     new_rels: list[tuple[str, str, str]] = []
     if styles_part is None:  # a workbook without styles gets the new sheets' own styles part
         styles_part = "xl/styles.xml" if "xl/styles.xml" not in existing else "xl/musterroll-styles.xml"
-        added.append((styles_part, result.styles, "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"))
+        added.append((styles_part, result.styles, STYLES_TYPE))
         new_rels.append(("styles", styles_part, next(fresh)))
     sheets_node = wb.root.find("sheets")
     assert sheets_node is not None
-    r_prefix, r_decl = _prefixed(sheets_node, REL_NS)
+    r_prefix, r_decl = prefix_for(sheets_node, REL_NS)
     sheet_xml, entries, sheet_id = [], [batch], max([s.sheet_id for s in current] + [0]) + 1
     for grafted in result.sheets:
         rid = next(fresh)
         new_rels.append(("worksheet", grafted.part, rid))
         state = ' state="hidden"' if grafted.hidden else ""
-        sheet_xml.append(f'<{_qname(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
+        sheet_xml.append(f'<{qualified(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
                          f'{state} {r_prefix}:id="{rid}"{r_decl}/>')
         entries.append(f"{sheet_id}|{grafted.name}")
         sheet_id += 1
@@ -525,24 +480,27 @@ def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expecte
         raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
     names_node = wb.root.find("definedNames")
     owner = names_node if names_node is not None else wb.root
-    number = max([r[0] for r in pkg.records()] + [0]) + 1
-    tag = _qname(owner, "definedName")
+    number = max([int(m.group(1)) for n in (names_node.children if names_node is not None else ())
+                  if (m := RECORD.fullmatch(n.get("name")))] + [0]) + 1
+    tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
     if names_node is not None:
         wb_edits.append(insert_child(wb, names_node, record))
     else:  # definedNames follows sheets, functionGroups and externalReferences
-        after = [c for c in wb.root.children if c.ns == MAIN_NS and c.local in ("sheets", "functionGroups", "externalReferences")]
-        box = _qname(wb.root, "definedNames")
+        after = [c for c in wb.root.children
+                 if c.ns == MAIN_NS and c.local in ("sheets", "functionGroups", "externalReferences")]
+        box = qualified(wb.root, "definedNames")
         wb_edits.append(Edit(after[-1].end, after[-1].end, f"<{box}>{record}</{box}>"))
     wb_dir = posixpath.dirname(pkg.wb_part)
     rel_xml = "".join(in_scope(f'<Relationship Id="{rid}" Type="{REL_NS}/{kind}" '
                                f'Target="{escape_attr(posixpath.relpath(part, wb_dir))}"/>', rels_doc.root, PKG_REL_NS)
                       for kind, part, rid in new_rels)
     defaults = {n.get("Extension").lower(): n.attr("ContentType") for n in types.root.children if n.local == "Default"}
-    overrides = "".join(in_scope(f'<Override PartName="/{escape_attr(name)}" ContentType="{escape_attr(ctype or RELS_TYPE)}"/>',
+    overrides = "".join(in_scope(f'<Override PartName="/{escape_attr(name)}" ContentType="{escape_attr(ctype)}"/>',
                                  types.root, CT_NS)
-                        for name, _, ctype in added if defaults.get(name.rpartition(".")[2].lower()) != (ctype or RELS_TYPE))
+                        for name, ctype in ((n, c or RELS_TYPE) for n, _, c in added)
+                        if defaults.get(name.rpartition(".")[2].lower()) != ctype)
     replaced = {
         pkg.wb_part: wb.encode(apply_edits(wb.text, wb_edits)),
         rels_doc.part: rels_doc.encode(apply_edits(rels_doc.text, [insert_child(rels_doc, rels_doc.root, rel_xml)])),
@@ -551,7 +509,7 @@ def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expecte
     if pkg.zip.get(styles_part):
         replaced[styles_part] = result.styles
     app = pkg.part_of("extended-properties", source="")
-    if app and (edits := _app_edits(pkg.doc(app), pkg.worksheet_names(), add=[g.name for g in result.sheets])):
+    if app and (edits := app_titles_edits(pkg.doc(app), pkg.worksheet_names(), add=[g.name for g in result.sheets])):
         replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, edits))
     _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
 
@@ -608,7 +566,7 @@ def remove_last_batch(path: Path, *, expected_digest: str | None = None) -> list
            if n.local == "Override" and n.get("PartName").lstrip("/").lower() in lowered]
     replaced[types.part] = types.encode(apply_edits(types.text, cut))
     app = pkg.part_of("extended-properties", source="")
-    if app and (app_edits := _app_edits(pkg.doc(app), pkg.worksheet_names(), remove=[s.name for s in chosen])):
+    if app and (app_edits := app_titles_edits(pkg.doc(app), pkg.worksheet_names(), remove=[s.name for s in chosen])):
         replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, app_edits))
     _finish(path, real, before, pkg, replaced, lowered, [])
     return [s.name for s in chosen]
@@ -640,7 +598,9 @@ def _fix_views(wb: XmlDoc, kept: list[_Sheet], new_index: dict[int, int]) -> lis
     for view in views.findall("workbookView") if views is not None else []:
         active_raw, first_raw = view.attr("activeTab"), view.attr("firstSheet")
         active = nearest(int(active_raw)) if active_raw and active_raw.isdigit() else 0
-        first = min(nearest(int(first_raw)) if first_raw and first_raw.isdigit() else 0, active)
+        first = nearest(int(first_raw)) if first_raw and first_raw.isdigit() else 0
+        if first_raw and first_raw.isdigit() and int(first_raw) not in new_index:
+            first = min(first, active)  # the first tab shown went: show the active one
         for attr, raw, new in (("activeTab", active_raw, active), ("firstSheet", first_raw, first)):
             if (raw is not None and raw != str(new)) or (raw is None and new != 0):
                 edits.append(set_attr(wb, view, attr, str(new)))

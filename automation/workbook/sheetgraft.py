@@ -20,11 +20,11 @@ Tab colours by kind: report blue #4472C4, roster green #548235, orders orange
 #ED7D31, ledger gold #BF8F00, log grey #7F7F7F, tables purple #7030A0, settings dark
 red #C00000.
 
-The module also holds the small XML tokenizer both modules use to edit parts as
-text: it keeps every byte it is not asked to change, so namespaces, prefixes,
-``mc:Ignorable``, ``extLst`` and formatting survive. Every part is first parsed with
-defusedxml (no DTD, no entities) and the tokenizer's element list is checked
-against that parse before any edit is made.
+The module also holds the small XML toolkit both modules use to edit package parts
+as text (docProps/app.xml's sheet titles included): it keeps every byte it is not
+asked to change, so namespaces, prefixes, ``mc:Ignorable``, ``extLst`` and formatting
+survive. Every part is first parsed with defusedxml (no DTD, no entities) and the
+tokenizer's element list is checked against that parse before any edit is made.
 """
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ from automation.errors import UsageError, WorkbookFileError
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
+EP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
+VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
 TAB_COLOURS: Mapping[str, str] = {
     "report": "#4472C4", "roster": "#548235", "orders": "#ED7D31", "ledger": "#BF8F00",
     "log": "#7F7F7F", "tables": "#7030A0", "settings": "#C00000", "results": "#FFC000",
@@ -348,9 +350,12 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
     """Parse one XML part safely (defusedxml) and locate every element in its text."""
     encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
         "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
+    declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
+    if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
+        raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
     try:
         tree, text = SafeET.fromstring(data, forbid_dtd=True), data.decode(encoding)
-    except (SafeET.ParseError, DefusedXmlException, UnicodeDecodeError, ValueError) as exc:
+    except (SafeET.ParseError, DefusedXmlException, UnicodeError, LookupError, ValueError) as exc:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
     stack: list[_Frame] = []
     order: list[str] = []
@@ -421,6 +426,58 @@ def in_scope(fragment: str, context: XNode, ns: str = MAIN_NS) -> str:
     if context.nsmap.get("") == ns:
         return fragment
     return re.sub(r"^<([^\s/>]+)", lambda m: f'<{m.group(1)} xmlns="{ns}"', fragment, count=1)
+
+
+def prefix_for(node: XNode, ns: str) -> tuple[str, str]:
+    """A prefix bound to ``ns`` at ``node`` and the declaration it needs, if any."""
+    found = next((p for p, uri in node.nsmap.items() if uri == ns and p), None)
+    if found:
+        return found, ""
+    prefix = next(p for p in ("r", "mr_r", "mr_r2") if p not in node.nsmap)
+    return prefix, f' xmlns:{prefix}="{ns}"'
+
+
+def qualified(node: XNode, local: str) -> str:
+    return f"{node.prefix}:{local}" if node.prefix else local
+
+
+def app_titles_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (),
+                     remove: Sequence[str] = ()) -> list[Edit]:
+    """Edits that keep docProps/app.xml's worksheet titles and count (HeadingPairs and
+    TitlesOfParts) in step with sheets added or removed; none if they don't match."""
+    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
+    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
+    titles_v = titles.find("vector", VT_NS) if titles is not None else None
+    if pairs_v is None or titles_v is None:
+        return []
+    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
+    offset, known = 0, set(worksheets)
+    for k in range(0, len(variants) - 1, 2):
+        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
+            return []
+        count_node = variants[k + 1].children[0]
+        count = int(doc.inner_text(count_node))
+        group = items[offset:offset + count]
+        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
+            break
+        offset += count
+    else:
+        return []
+    edits, changed, taken = [], len(add), set()
+    if add:
+        qname = group[-1].qname
+        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
+    for name in remove:
+        hit = next((i for i in reversed(range(len(group)))
+                    if i not in taken and doc.inner_text(group[i]) == name), None)
+        if hit is not None:
+            taken.add(hit)
+            edits.append(Edit(group[hit].start, group[hit].end, ""))
+            changed -= 1
+    if not changed:
+        return []
+    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
+                    set_attr(doc, titles_v, "size", str(len(items) + changed))]
 
 
 # --------------------------------------------------------------------------- graft
@@ -566,7 +623,8 @@ def merge_styles(temp_styles: bytes, target: bytes | None, used: set[int]) -> tu
         if new and box is not None:
             edits += [insert_child(doc, box, fragment), set_attr(doc, box, "count", str(len(box.children) + len(new)))]
         elif new:
-            later = [c for c in doc.root.children if c.ns == MAIN_NS and c.local in _STYLE_ORDER[_STYLE_ORDER.index(name) + 1:]]
+            follows = _STYLE_ORDER[_STYLE_ORDER.index(name) + 1:]
+            later = [c for c in doc.root.children if c.ns == MAIN_NS and c.local in follows]
             at = later[0].start if later else doc.root.inner_end
             edits.append(Edit(at, at, in_scope(f'<{name} count="{len(new)}">{fragment}</{name}>', doc.root)))
     return doc.encode(apply_edits(doc.text, edits)), xf_map
