@@ -1,11 +1,13 @@
-"""2.1.1.3.2 Recalculating breakpoints: before each day's first scenario every
-non-isolated ME starts the day with no losses and new 25/50/75% breakpoints
-from its present stands. Isolated MEs, and afternoon and night scenarios, keep
-the day's losses."""
+"""2.1.1.3.2 Recalculating breakpoints: at the beginning of each new day (the
+day's first scenario) every non-isolated ME starts in "no losses" status with
+new 25/50/75% breakpoints from its stands in play; earlier losses no longer
+count. Isolated MEs, and MEs before afternoon and night scenarios, keep the
+day's losses and breakpoints. (Combining recomputes the new ME's breakpoints
+itself, 2.1.1.3.2.) MEs of OBA modules, aircraft or fortifications have none."""
 from __future__ import annotations
 
 from automation.campaign.model import StepResult
-from automation.steps.bf.common import note
+from automation.steps.bf.common import NO_RATING, note
 from automation.steps.bf.state import BFInputs, BFState
 from automation.steps.bf.withdrawal import me_isolated
 
@@ -19,12 +21,17 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     roster = state.roster
     entries = []
     for me_id, me in sorted(roster.mes.items()):
-        if me_isolated(state, me_id):
-            entries.append(note(STEP, RULE, "isolated: breakpoints not recomputed", me.side, me_id, visible=me.side))
+        stands = [s for s in roster.of_me(me_id) if s.kind not in NO_RATING]
+        if not stands:
             continue
-        present = sum(1 for s in roster.of_me(me_id) if s.available and s.kind != "Fortification")
+        if me_isolated(state, me_id):
+            entries.append(note(STEP, RULE, f"isolated: breakpoints not recomputed ({me.losses_today} losses so far count)",
+                                me.side, me_id, visible=me.side))
+            continue
+        present = sum(1 for s in stands if s.available)
         new = me.with_(breakpoint_base=present, losses_today=0, full_strength=me.full_strength or present)
         roster = roster.with_me(new)
         a, b, c = new.breakpoints()
-        entries.append(note(STEP, RULE, f"{present} stands: breakpoints at {a}/{b}/{c} losses (25/50/75%)", me.side, me_id, visible=me.side))
+        entries.append(note(STEP, RULE, f"new day, no losses: {present} stand{'s' if present != 1 else ''} in play, "
+                            f"breakpoints at {a}/{b}/{c} losses (25/50/75%)", me.side, me_id, visible=me.side))
     return StepResult(state.with_(roster=roster), tuple(entries))

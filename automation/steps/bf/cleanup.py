@@ -28,7 +28,6 @@ def _apply_results(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entr
     entries: list[Entry] = []
     roster = state.roster
     fought, lost_afv, knocked_out, panicked = set(), set(), set(), set()
-    began_cut_off = {s.id for s in roster.stands if s.situation is Situation.CUT_OFF}
     changed: list[Stand] = []
     losses: dict[str, int] = {}
     for stand in roster.stands:
@@ -68,8 +67,7 @@ def _apply_results(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entr
     roster = Roster(mes, roster.stands)
     me_of = {s.id: s.me for s in state.roster.stands if s.id in results}
     return state.with_(roster=roster, me_of=me_of, fought=frozenset(fought), lost_afv=frozenset(lost_afv),
-                       knocked_out=frozenset(knocked_out), panicked=frozenset(panicked),
-                       began_cut_off=frozenset(began_cut_off)), entries
+                       knocked_out=frozenset(knocked_out), panicked=frozenset(panicked)), entries
 
 
 def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
@@ -120,11 +118,15 @@ def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             for s in stands:
                 if outcome == "escape":
                     changed.append(s.with_(situation=Situation.NORMAL))
-                elif outcome == "abandon":
+                    entries.append(note(STEP, "2.1.2.4.3", f"escapes: rejoins {s.me}", side, s.id))
+                elif outcome == "abandon" and s.is_afv:
                     changed.append(s.with_(status=Status.WRECK, abandoned=True, wreck_lines="Enemy lines",
                                            situation=Situation.NORMAL))
+                    entries.append(note(STEP, "2.1.2.4.3", "abandoned: a wreck behind enemy lines (2.1.1.3.1)", side, s.id))
                 else:
                     removed.append(s.id)
+                    what = "abandoned soft vehicle" if outcome == "abandon" else "eliminated"
+                    entries.append(note(STEP, "2.1.2.4.3", f"{what}: leaves the roster", side, s.id))
         unattempted = [s for s in trapped if all(s not in g for g in groups.values())]
         for s in unattempted:
             entries.append(note(STEP, "2.1.2.4.3", f"stays {s.situation.value.lower()} in place", side, s.id))

@@ -1,13 +1,15 @@
-"""2.1.1.3.2 Combining understrength MEs, on a side's request: two MEs of
-identical class and type, or any two I class MEs, each at 50% or more
-casualties, form one ME. Its discipline is one worse than the better of the
-two; one command stand is kept; the absorbed ME still counts against its RG's
-campaign total; breakpoints are recomputed for the new ME."""
+"""2.1.1.3.2 Combining understrength MEs, on a side's request (Spend sheet:
+Combine, Subject = the ME that stays, Value = the ME that joins it): two MEs
+of identical class and unit type, or any two I class MEs, each having
+suffered 50% or more casualties (stands in play against its full strength),
+form one ME. Its discipline is one worse than the better of the two; one
+command stand is kept; the absorbed ME leaves the roster but still counts
+against its RG's campaign total; the new ME's breakpoints are recomputed."""
 from __future__ import annotations
 
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem
-from automation.steps.bf.common import note, step_ladder
+from automation.steps.bf.common import NO_RATING, Cost, me_rating, note, step_ladder
 from automation.steps.bf.state import BFInputs, BFState, ME, Order
 
 STEP = "Combining understrength MEs"
@@ -21,6 +23,9 @@ def casualty_share(state: BFState, me: ME) -> float:
 
 
 def why_not(state: BFState, side: str, a_id: str, b_id: str) -> str | None:
+    """None if the two MEs may combine; else why not."""
+    if not a_id or not b_id:
+        return "name the ME that stays in Subject and the ME that joins it in Value"
     a, b = state.roster.mes.get(a_id), state.roster.mes.get(b_id)
     for me_id, me in ((a_id, a), (b_id, b)):
         if me is None or me.side != side:
@@ -35,50 +40,67 @@ def why_not(state: BFState, side: str, a_id: str, b_id: str) -> str | None:
     for me in (a, b):
         share = casualty_share(state, me)
         if share < 0.5:
-            return f"{me.id} has {share:.0%} casualties; both MEs need 50% or more"
+            strength = me.full_strength or me.breakpoint_base
+            present = sum(1 for s in state.roster.of_me(me.id) if s.available)
+            return (f"{me.id} has {present} of {strength} stands ({share:.0%} casualties); "
+                    "both MEs need 50% or more casualties")
     return None
 
 
-def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], int]:
+def pairs(inputs: BFInputs, side: str) -> list[tuple[Order, str, str]]:
+    return [(o, str(o.subject or "").strip(), str(o.value or "").strip())
+            for o in (inputs.spend.get(side) or ()) if o.kind == "Combine"]
+
+
+def any_eligible(state: BFState, side: str) -> bool:
+    """Could this side combine any two of its MEs now?"""
+    mine = sorted(m for m, me in state.roster.mes.items() if me.side == side)
+    return any(why_not(state, side, a, b) is None for i, a in enumerate(mine) for b in mine[i + 1:])
+
+
+def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], list[Cost]]:
     problems = []
     used: set[str] = set()
     for o in orders:
         if o.kind != "Combine":
             continue
-        a, b = str(o.subject or ""), str(o.value or "")
+        a, b = str(o.subject or "").strip(), str(o.value or "").strip()
         why = why_not(state, side, a, b)
         if why:
-            problems.append(o.at("Subject").problem(f"Combine: {why}"))
+            problems.append(o.at("Subject").problem(f"Combine: {why} ({RULE})"))
         for me in (a, b):
-            if me in used:
+            if me and me in used:
                 problems.append(o.at("Subject").problem(f"Combine: {me} is already combined by another order"))
             used.add(me)
-    return problems, 0
+    return problems, []
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     entries = []
     ladder = inputs.discipline_ladder
     for side in inputs.side_names:
-        for o in (inputs.spend.get(side) or ()):
-            if o.kind != "Combine":
-                continue
-            a_id, b_id = str(o.subject), str(o.value)
+        for _, a_id, b_id in pairs(inputs, side):
             roster = state.roster
+            gone = [m for m in (a_id, b_id) if m not in roster.mes]
+            if gone:
+                entries.append(note(STEP, RULE, f"{a_id} and {b_id} do not combine: {', '.join(gone)} left the roster "
+                                    "in this refit (withdrawn, 2.1.1.2)", side, a_id, visible=side))
+                continue
             a, b = roster.mes[a_id], roster.mes[b_id]
-            stands = [s for s in roster.of_me(a_id) + roster.of_me(b_id)]
-            best = max((s.discipline for s in stands if s.available), key=ladder.index, default=stands[0].discipline)
+            stands = roster.of_me(a_id) + roster.of_me(b_id)
+            best = max((me_rating(roster, m, ladder) for m in (a, b)), key=lambda r: ladder.index(r) if r in ladder else -1)
             rating = step_ladder(ladder, best, -1)
             commands = [s for s in stands if s.kind == "Command"]
-            drop = {s.id for s in commands[1:]}
-            kept = [s.with_(me=a_id, discipline=rating) for s in stands if s.id not in drop]
+            drop = [s.id for s in commands[1:]]
+            kept = [s.with_(me=a_id, discipline=rating if s.kind not in NO_RATING else s.discipline)
+                    for s in stands if s.id not in drop]
             present = sum(1 for s in kept if s.available)
             new_me = a.with_(breakpoint_base=present, losses_today=0, full_strength=present, discipline=rating)
-            roster = roster.remove_me(b_id).remove_me(a_id)
-            roster = roster.with_me(new_me).add_stands(kept)
+            roster = roster.remove_me(b_id).remove_me(a_id).with_me(new_me).add_stands(kept)
             state = state.with_(roster=roster)
             bp = new_me.breakpoints()
-            entries.append(note(STEP, RULE, f"{b_id} joins {a_id}: discipline {rating} (one worse than {best}); "
-                                f"{len(drop)} command stand(s) dropped; {present} stands, breakpoints {bp[0]}/{bp[1]}/{bp[2]}; "
-                                f"{b_id} still counts against RG {b.rg or '-'}", side, a_id, visible=side))
+            dropped = f"command stand(s) {', '.join(drop)} dropped (one kept)" if drop else "no second command stand to drop"
+            entries.append(note(STEP, RULE, f"{b_id} joins {a_id}: discipline {rating} (one worse than the best, {best}); "
+                                f"{dropped}; {present} stands, breakpoints {bp[0]}/{bp[1]}/{bp[2]} (25/50/75%); "
+                                f"{b_id} still counts against RG {b.rg or '-'}'s campaign total", side, a_id, visible=side))
     return StepResult(state, tuple(entries))

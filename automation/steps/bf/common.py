@@ -1,9 +1,13 @@
 """Small helpers shared by the Battlefront refit steps."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from automation.campaign.model import ALL, UMPIRE, Entry, Waiting
 from automation.engine.resolver import RollResult
-from automation.steps.bf.state import BFInputs, Situation, Stand
+from automation.steps.bf.state import ME, BFInputs, Order, Roster, Situation, Stand
+
+NO_RATING = ("OBA module", "Aircraft", "Fortification")  # stands without a discipline rating or breakpoints
 
 RUSSIAN = ("russian", "soviet", "ussr")
 ALLIED_WEST = ("american", "us", "usa", "british", "uk", "commonwealth", "canadian")
@@ -42,10 +46,41 @@ def isolated(stand: Stand) -> bool:
     return stand.situation in (Situation.ISOLATED, Situation.CUT_OFF)
 
 
+@dataclass(frozen=True)
+class Cost:
+    """What one order costs (positive) or gives (negative) in CPP or FPP,
+    for the orders check's running balance (automation/steps/bf/orders_check.py)."""
+
+    order: Order
+    account: str  # "CPP" or "FPP"
+    amount: int
+    what: str
+
+
+def whole(value: object, default: int | None = None) -> int | None:
+    """A whole number entered in a Value cell (None if it is not one)."""
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else None
+
+
+def me_rating(roster: Roster, me: ME, ladder: tuple[str, ...]) -> str:
+    """An ME's discipline rating: its own, or else its first rated stand's."""
+    if me.discipline in ladder:
+        return me.discipline
+    return next((s.discipline for s in roster.of_me(me.id) if s.discipline in ladder), me.discipline)
+
+
 def step_ladder(ladder: tuple[str, ...], rating: str, steps: int) -> str:
     """Move ``steps`` along the discipline ladder, stopping at Raw and Elite."""
+    if rating not in ladder:
+        return rating
     i = ladder.index(rating)
     return ladder[max(0, min(len(ladder) - 1, i + steps))]
 
 
-__all__ = ["ALL", "UMPIRE", "is_russian", "isolated", "note", "rolled", "step_ladder", "wait_orders", "wait_spend"]
+__all__ = ["ALL", "NO_RATING", "UMPIRE", "Cost", "is_russian", "me_rating", "whole", "isolated", "note", "rolled", "step_ladder", "wait_orders", "wait_spend"]

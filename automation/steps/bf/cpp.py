@@ -1,16 +1,31 @@
 """2.1.1.1 CPP replenishment: one secret roll per side on the CPP
 Replenishment Table with the umpire's historical DRM for the date ("No CPP's":
-none, and no roll) and the night-attack penalty (2.1.1.1.1). CPP carry over."""
+none, and no roll) and the night-attack penalty (2.1.1.1.1) for the side that
+attacks at night. CPP carry over: the ledger starts each side's accounts from
+the balance left by the previous refit."""
 from __future__ import annotations
 
-from automation.engine.resolver import Situation as Facts
 from automation.campaign.model import StepResult
+from automation.engine.resolver import Situation as Facts
+from automation.errors import CellProblem, WorkbookError
 from automation.steps.bf.common import note, rolled
 from automation.steps.bf.state import BFInputs, BFState
 
 STEP = "CPP replenishment"
 RULE = "2.1.1.1"
-NO_CPP = "no cpp's"
+NO_CPP = ("no cpp's", "no cpps", "no cpp", "no cpp’s")
+HISTORICAL_SHEET = "Historical DRM"
+
+
+def no_cpp(drm: object) -> bool:
+    return isinstance(drm, str) and drm.strip().lower() in NO_CPP
+
+
+def _bad_drm(inputs: BFInputs, side: str, drm: object) -> WorkbookError:
+    # The adapter keeps the sheet's rows in order, one per (date, side): row = position + 2.
+    row = list(inputs.historical_drm).index((inputs.date.label, side)) + 2
+    return WorkbookError(CellProblem(HISTORICAL_SHEET, f"C{row}",
+                                     f"DRM {drm!r} for {inputs.date.label}, {side} is neither a whole number nor No CPP's"))
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
@@ -19,12 +34,16 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
         state = state.record(side, "CPP", "Start", None, RULE)
         state = state.record(side, "FPP", "Start", None, "2.1.1.5")
         drm = inputs.historical_drm.get((inputs.date.label, side))
-        if isinstance(drm, str) and drm.strip().lower() in (NO_CPP, "no cpps", "no cpp"):
-            entries.append(note(STEP, RULE, "No CPP's this date: no roll, no CPP", side, side, visible=side))
+        if no_cpp(drm):
+            entries.append(note(STEP, RULE, "No CPP's this date (historical DRM chart): no roll, no CPP", side, side, visible=side))
             state = state.book(side, "CPP", "Replenished (No CPP's)", 0, RULE)
             continue
+        if isinstance(drm, str):
+            raise _bad_drm(inputs, side, drm)
+        if drm is None:
+            entries.append(note(STEP, RULE, f"no historical DRM entered for {inputs.date.label}: none applied", side, side, visible=side))
         conditions = {"attacked_at_night"} if side in state.ledger.night_attackers else set()
-        quantities = {"historical_drm": int(drm)} if drm is not None else {}
+        quantities = {"historical_drm": int(drm)} if drm else {}
         result = dice.roll("bf.cpp_replenishment", ("cpp", side), Facts(frozenset(conditions), quantities))
         gained = int(result.effect["cpp"])
         entries.append(rolled(STEP, RULE, side, side, result, f"{result.result} CPP", visible=side))

@@ -1,15 +1,21 @@
-"""2.1.1.3.1 (optional rule) Discipline rating changes: before each morning
-scenario but the first, a percentile roll for each ME that fought in the last
-scenario and for each stand that began it cut off, with every modifier of the
-table. No change past Elite or below Raw; a cut-off stand's change is its own."""
+"""2.1.1.3.1 (optional rule, on/off on the Settings sheet) Discipline rating
+changes: at each morning scenario but the first, a percentile roll (2d10 read
+01-100) for each ME that took part in the last scenario, and a separate roll
+for each unit that begins this scenario cut off, with every modifier of the
+table: the ME's casualty band (25/50/75%, only the highest applies), each
+panicked stand, each enemy stand knocked out by fire, each close combat won
+and lost, and, on a cut-off unit's own roll only, each turn it began
+isolated or cut off. 101+ improves one level, 0 or less drops one; no change
+past Elite or below Raw (the ends of the ladder). A cut-off unit's change is
+its own: the ME's roll does not move it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from automation.engine.resolver import Situation as Facts
 from automation.campaign.model import StepResult
-from automation.steps.bf.common import note, rolled, step_ladder
-from automation.steps.bf.state import BFInputs, BFState, StandResult
+from automation.engine.resolver import Situation as Facts
+from automation.steps.bf.common import NO_RATING, me_rating, note, rolled, step_ladder
+from automation.steps.bf.state import BFInputs, BFState, Situation, StandResult
 
 STEP = "Discipline rating change"
 RULE = "2.1.1.3.1"
@@ -17,6 +23,7 @@ SETTING = "Optional rule: discipline rating changes in use"
 
 
 def casualty_condition(lost: int, base: int) -> str | None:
+    """The one casualty band that applies: the highest of 75%, 50%, 25% reached."""
     if base <= 0:
         return None
     share = lost * 100 / base
@@ -24,9 +31,6 @@ def casualty_condition(lost: int, base: int) -> str | None:
         if share >= limit:
             return f"casualties_{limit}"
     return None
-
-
-NO_RATING = ("OBA module", "Aircraft", "Fortification")
 
 
 def _facts(results: Iterable[StandResult], panicked: int, condition: str | None, unit: bool = False) -> Facts:
@@ -46,57 +50,69 @@ def _facts(results: Iterable[StandResult], panicked: int, condition: str | None,
 
 
 def enabled(inputs: BFInputs) -> bool:
-    return str(inputs.setting(SETTING, "Yes")).strip().lower() in ("yes", "true", "1")
+    value = inputs.setting(SETTING, True)
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("yes", "true", "1", "on")
+
+
+def cut_off_units(state: BFState, ladder: tuple[str, ...]) -> list[str]:
+    """Stands that begin the coming scenario cut off (after cleanup's escapes)."""
+    return sorted(s.id for s in state.roster.stands
+                  if s.available and s.situation is Situation.CUT_OFF and s.discipline in ladder)
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     if not enabled(inputs):
-        return StepResult(state, (note(STEP, RULE, "optional rule not in use (Campaign sheet)"),))
+        return StepResult(state, (note(STEP, RULE, "optional rule not in use (Settings sheet): no rolls"),))
     if inputs.previous is None or not inputs.date.starts_day:
-        return StepResult(state, (note(STEP, RULE, "rolled only before a morning scenario other than the first"),))
+        return StepResult(state, (note(STEP, RULE, "rolled only at a morning scenario other than the first"),))
     if not state.ledger.played:
         return StepResult(state, (note(STEP, RULE, "no scenario was played: no change"),))
     ladder = inputs.discipline_ladder
     results = inputs.results or {}
     entries = []
     roster = state.roster
+    own_roll = set(cut_off_units(state, ladder))
     changed = []
     for me_id in sorted(state.fought):
         me = roster.mes.get(me_id)
-        if me is None or all(s.kind in NO_RATING for s in roster.of_me(me_id)):
+        if me is None:
+            continue  # withdrawn or destroyed
+        rated = [s for s in roster.of_me(me_id) if s.kind not in NO_RATING and s.discipline in ladder]
+        if not rated:
+            continue  # OBA modules, aircraft, fortifications have no rating
+        takers = [s for s in rated if s.id not in own_roll]
+        if not takers:
+            entries.append(note(STEP, RULE, "every stand is cut off and rolls on its own", me.side, me_id, visible=me.side))
             continue
         me_results = [r for r in results.values() if state.me_of.get(r.stand) == me_id]
-        lost = me.losses_today
-        panicked = sum(1 for sid in state.panicked if (s := roster.stand(sid)) is not None and s.me == me_id)
-        facts = _facts(me_results, panicked, casualty_condition(lost, me.breakpoint_base))
+        panicked = sum(1 for sid in state.panicked if state.me_of.get(sid) == me_id)
+        facts = _facts(me_results, panicked, casualty_condition(me.losses_today, me.breakpoint_base))
         result = dice.roll("bf.discipline_change", ("discipline", me.side, me_id), facts)
         steps = int(result.effect.get("steps", 0))
-        entries.append(rolled(STEP, RULE, me.side, me_id, result, visible=me.side))
+        before = me_rating(roster, me, ladder)
+        after = step_ladder(ladder, before, steps)
+        if steps and after == before:
+            text = f"{result.result}: already {before}, no change"
+        else:
+            text = f"{result.result}: {before} -> {after}" if steps else result.result
+        entries.append(rolled(STEP, RULE, me.side, me_id, result, text, visible=me.side))
         if steps:
-            for s in roster.of_me(me_id):
-                if s.id in state.began_cut_off:
-                    continue  # rolls on its own below
-                new = step_ladder(ladder, s.discipline, steps)
-                if new != s.discipline:
-                    changed.append(s.with_(discipline=new))
-            entries.append(note(STEP, RULE, f"discipline now {step_ladder(ladder, _me_rating(roster, me_id), steps)}", me.side, me_id, visible=me.side))
+            changed += [s.with_(discipline=step_ladder(ladder, s.discipline, steps)) for s in takers]
+            roster = roster.with_me(me.with_(discipline=after))
     roster = roster.replace_stands(changed)
     changed = []
-    for stand_id in sorted(state.began_cut_off):
+    for stand_id in sorted(own_roll):
         s = roster.stand(stand_id)
-        if s is None:
-            continue
+        assert s is not None
         r = results.get(stand_id)
         facts = _facts([r] if r else [], 1 if stand_id in state.panicked else 0, None, unit=True)
         result = dice.roll("bf.discipline_change", ("discipline", s.side, "cut-off", stand_id), facts)
-        entries.append(rolled(STEP, RULE, s.side, stand_id, result, visible=s.side))
         steps = int(result.effect.get("steps", 0))
-        if steps:
-            changed.append(s.with_(discipline=step_ladder(ladder, s.discipline, steps)))
+        after = step_ladder(ladder, s.discipline, steps)
+        text = f"cut off, rolls on its own: {result.result}" + (f": {s.discipline} -> {after}" if after != s.discipline else "")
+        entries.append(rolled(STEP, RULE, s.side, stand_id, result, text, visible=s.side))
+        if after != s.discipline:
+            changed.append(s.with_(discipline=after))
     return StepResult(state.with_(roster=roster.replace_stands(changed)), tuple(entries))
-
-
-def _me_rating(roster, me_id: str) -> str:
-    stands = roster.of_me(me_id)
-    return stands[0].discipline if stands else ""
-

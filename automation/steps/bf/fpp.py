@@ -1,29 +1,37 @@
-"""2.1.1.5 Fortification purchase points: FPP carry over; removal attempts on
-known wire, minefields and roadblocks in friendly areas at 1 FPP each, one per
-item, on the Fortification Removal Table (2.1.1.5.1); fortifications bought
-from the umpire's FP chart must be placed in the next scenario (2.1.1.5.2)."""
+"""2.1.1.5 Fortification purchase points: FPP carry over (the ledger starts
+from the balance left); removal attempts on known wire, minefields and
+roadblocks in friendly areas cost 1 FPP each, one attempt per item, on the
+Fortification Removal Table with its modifiers (2.1.1.5.1: -2 wire/minefield
+within 4" of the MLR, -2 roadblock along the MLR, +1 while the side retains
+at least 3 non-isolated engineer squads); fortifications bought from the
+umpire's FP chart must be placed in the next scenario and stay until removed
+(2.1.1.5.2). Removal orders naming an enemy wreck are 2.1.1.3.1's."""
 from __future__ import annotations
 
-from automation.engine.resolver import Situation as Facts
 from automation.campaign.model import StepResult
+from automation.engine.resolver import Situation as Facts
 from automation.errors import CellProblem
-from automation.steps.bf.casualties import engineers
-from automation.steps.bf.common import note, rolled
-from automation.steps.bf.state import ME, BFInputs, BFState, Order, Stand
+from automation.steps.bf.casualties import engineers, is_wreck_order, removal_cost
+from automation.steps.bf.common import Cost, note, rolled, whole
+from automation.steps.bf.state import ME, BFInputs, BFState, Order, Ref, Stand
 
 STEP = "Fortifications (FPP)"
 RULE = "2.1.1.5"
+REMOVAL_RULE = "2.1.1.5.1"
+PURCHASE_RULE = "2.1.1.5.2"
 CONDITIONS = {
     "near mlr": "wire_or_minefield_near_mlr",
     "wire/minefield within 4\" of mlr": "wire_or_minefield_near_mlr",
     "roadblock on mlr": "roadblock_on_mlr",
     "roadblock along mlr": "roadblock_on_mlr",
 }
+TO_PLACE = "must be placed in the next scenario (2.1.1.5.2)"
+IN_PLACE = "in place until removed (2.1.1.5.2)"
 
 
 def removal_orders(state: BFState, orders: tuple[Order, ...]) -> list[Order]:
     """Removal orders on fortifications (those naming an enemy wreck are 2.1.1.3.1's)."""
-    return [o for o in orders if o.kind == "Removal" and state.roster.stand(o.subject or "") is None
+    return [o for o in orders if o.kind == "Removal" and not is_wreck_order(state, o)
             and str(o.subject) not in state.wreck_removals]
 
 
@@ -40,49 +48,59 @@ def _conditions(detail: str | None) -> tuple[set[str], list[str]]:
     return found, unknown
 
 
-def fp_item(inputs: BFInputs, side: str, item: str) -> tuple[int, object] | None:
+def fp_item(inputs: BFInputs, side: str, item: str) -> tuple[int, Ref] | None:
     for key in ((side, item), ("Both", item)):
         if key in inputs.fp_chart:
             return inputs.fp_chart[key]
     return None
 
 
-def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], int]:
+def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], list[Cost]]:
     problems = []
-    fpp = 0
+    costs = []
     seen: set[str] = set()
-    cost = int(inputs.setting("FPP cost of one fortification removal attempt", 1) or 1)
+    cost = removal_cost(inputs)
     for o in removal_orders(state, orders):
         item = str(o.subject or "").strip()
         if not item:
             problems.append(o.at("Subject").problem("Removal: name the wire, minefield, roadblock or enemy wreck"))
-        if item.lower() in seen:
-            problems.append(o.at("Subject").problem(f"Removal: {item!r} is named twice; one attempt per item (2.1.1.5.1)"))
+        elif item.lower() in seen:
+            problems.append(o.at("Subject").problem(f"Removal: {item!r} is named twice; one attempt per item ({REMOVAL_RULE})"))
         seen.add(item.lower())
         _, unknown = _conditions(o.detail)
         if unknown:
             problems.append(o.at("Detail").problem(
                 f"Removal: unknown condition(s) {', '.join(unknown)}; valid: near MLR; roadblock on MLR (separate with ;)"))
-        fpp += cost
+        costs.append(Cost(o, "FPP", cost, f"removal attempt on {item or '?'}"))
     for o in orders:
         if o.kind != "Fortification":
             continue
-        found = fp_item(inputs, side, str(o.subject or ""))
+        found = fp_item(inputs, side, str(o.subject or "").strip())
         if found is None:
-            valid = ", ".join(sorted({k[1] for k in inputs.fp_chart if k[0] in (side, "Both")}))
+            valid = ", ".join(sorted({k[1] for k in inputs.fp_chart if k[0] in (side, "Both")})) or "none"
             problems.append(o.at("Subject").problem(f"Fortification: {o.subject!r} is not on the FP chart for {side}; valid: {valid}"))
             continue
-        n = 1 if o.value is None else o.value
-        if not isinstance(n, int) or n < 1:
-            problems.append(o.at("Value").problem(f"Fortification: a whole number of 1 or more, not {o.value!r}"))
+        n = whole(o.value, 1)
+        if n is None or n < 1:
+            problems.append(o.at("Value").problem(f"Fortification: how many: a whole number of 1 or more, not {o.value!r}"))
             continue
-        fpp += found[0] * n
-    return problems, fpp
+        costs.append(Cost(o, "FPP", found[0] * n, f"{n} x {o.subject} at {found[0]} FPP"))
+    return problems, costs
+
+
+def _placed(state: BFState, inputs: BFInputs) -> BFState:
+    """Fortifications bought at an earlier refit were placed in the scenario
+    played since (none is placed when both sides defended)."""
+    if inputs.previous is None or not state.ledger.played:
+        return state
+    changed = [s.with_(notes=IN_PLACE) for s in state.roster.stands if s.kind == "Fortification" and s.notes == TO_PLACE]
+    return state.with_(roster=state.roster.replace_stands(changed))
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     entries = []
-    cost = int(inputs.setting("FPP cost of one fortification removal attempt", 1) or 1)
+    cost = removal_cost(inputs)
+    state = _placed(state, inputs)
     for side in inputs.side_names:
         orders = inputs.spend.get(side) or ()
         for o in removal_orders(state, orders):
@@ -90,19 +108,28 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             if engineers(state, side):
                 conditions.add("three_engineer_squads")
             result = dice.roll("bf.fortification_removal", ("removal", side, str(o.subject)), Facts(frozenset(conditions)))
-            state = state.book(side, "FPP", f"Removal attempt: {o.subject}", -cost, "2.1.1.5.1")
-            entries.append(rolled(STEP, "2.1.1.5.1", side, str(o.subject), result))
+            state = state.book(side, "FPP", f"Removal attempt: {o.subject}", -cost, REMOVAL_RULE)
+            entries.append(rolled(STEP, REMOVAL_RULE, side, str(o.subject), result, f"{result.result} ({cost} FPP)"))
         forts = []
+        taken = {s.id for s in state.roster.stands}
         for o in orders:
             if o.kind != "Fortification":
                 continue
-            price, _ = fp_item(inputs, side, str(o.subject))  # type: ignore[misc]
-            n = 1 if o.value is None else int(o.value)
-            state = state.book(side, "FPP", f"{n} x {o.subject}", -price * n, "2.1.1.5.2")
-            for i in range(n):
-                forts.append(Stand(f"{side} {o.subject} {inputs.date.label} {i + 1}", side, f"Fortifications {side}",
-                                   str(o.subject), "Fortification", "", notes="must be placed in the next scenario"))
-            entries.append(note(STEP, "2.1.1.5.2", f"buys {n} x {o.subject} for {price * n} FPP: placed in the next scenario", side, str(o.subject), visible=side))
+            item = str(o.subject).strip()
+            found = fp_item(inputs, side, item)
+            assert found is not None  # checked before the refit runs
+            price = found[0]
+            n = whole(o.value, 1) or 1
+            state = state.book(side, "FPP", f"{n} x {item}", -price * n, PURCHASE_RULE)
+            number = 0
+            for _ in range(n):
+                number += 1
+                while f"{side} {item} {inputs.date.label} {number}" in taken:
+                    number += 1
+                stand_id = f"{side} {item} {inputs.date.label} {number}"
+                taken.add(stand_id)
+                forts.append(Stand(stand_id, side, f"Fortifications {side}", item, "Fortification", "", notes=TO_PLACE))
+            entries.append(note(STEP, PURCHASE_RULE, f"buys {n} x {item} for {price * n} FPP: {TO_PLACE}", side, item, visible=side))
         if forts:
             me_id = f"Fortifications {side}"
             roster = state.roster

@@ -1,7 +1,10 @@
 """2.1 Posture determination: each side's secret Attack or Defend; both attack:
 a d10 roll-off (ties rolled again), the high roll attacks; both defend: no
-scenario, though the refit still happens. Attacking at night is flagged
-(2.1.1.1.1). The first scenario's postures are set on the Sides sheet."""
+scenario, though the refit still happens (2.1.1.6). Attacking at night is
+flagged for the CPP roll (2.1.1.1.1): only the side that actually attacks
+takes the penalty; a side that chose Attack but lost the roll-off defends, and
+"the defender in a night action makes an unmodified die roll". The first
+scenario's postures are set on the Sides sheet (2.1: predetermined)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -12,6 +15,7 @@ from automation.steps.bf.state import BFInputs, BFState
 
 STEP = "Posture"
 RULE = "2.1"
+NIGHT_RULE = "2.1.1.1.1"
 
 
 def _chosen(state: BFState, inputs: BFInputs) -> tuple[dict[str, str], Waiting | None]:
@@ -42,20 +46,21 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     attacker: str | None
     if len(attackers) == 2:
         res = dice.opposed("bf.posture_rolloff", ("posture", "rolloff"), (a, b))
-        throws = "; ".join(f"{a} {x}, {b} {y}" for x, y in res.throws)
-        entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {res.winner} attacks", None, "roll-off"))
+        throws = "; ".join(f"{a} {x}, {b} {y}" + (" (tie: rolled again)" if x == y else "") for x, y in res.throws)
         attacker = res.winner
+        entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {attacker} attacks, "
+                            f"{inputs.other(attacker)} defends", None, "roll-off"))
     elif len(attackers) == 1:
         attacker = attackers[0]
         entries.append(note(STEP, RULE, f"{attacker} attacks; {inputs.other(attacker)} defends, sets up first, moves second"))
     else:
         attacker = None
-        entries.append(note(STEP, RULE, "both defend: no scenario is played; the refit still happens"))
-    night = ()
-    if inputs.date.is_night:
-        night = tuple(attackers)
-        for s in night:
-            entries.append(note(STEP, "2.1.1.1.1", "attacks at night: night penalty on its CPP roll", s, s, visible=s))
+        entries.append(note(STEP, RULE, "both defend: no scenario is played; the refit still happens (2.1.1.6)"))
+    night: tuple[str, ...] = ()
+    if inputs.date.is_night and attacker is not None:
+        night = (attacker,)
+        entries.append(note(STEP, NIGHT_RULE, "attacks at night: night penalty on its CPP roll", attacker, attacker,
+                            visible=attacker))
     ledger = replace(state.ledger, night_attackers=night)
     return StepResult(state.with_(postures=postures, attacker=attacker, scenario=attacker is not None, ledger=ledger),
                       tuple(entries))

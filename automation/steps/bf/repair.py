@@ -4,17 +4,22 @@ a nationality and date the rule allows, rolls on the Armor Repair Table
 is spent even when the roll fails). Repaired vehicles rejoin their ME.
 
 Repairs happen overnight: in the refit before a night scenario, or, on a day
-without one, in the refit before the next day's first scenario."""
+without one, in the refit before the next day's first scenario. Every wreck
+still on the roster that qualifies gets one attempt in each such refit (an
+unrepaired wreck stays on the roster, 2.1.1.3.1 item 5, and may try again).
+The nationality window is judged on the calendar date of the scenario just
+played, the evening the repair work begins."""
 from __future__ import annotations
 
 from automation.engine.resolver import Situation as Facts
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem
-from automation.steps.bf.common import is_russian, note, rolled
+from automation.steps.bf.common import Cost, is_russian, note, rolled, whole
 from automation.steps.bf.state import BFInputs, BFState, Order, Stand, Status
 
 STEP = "Armor repair"
 RULE = "2.1.1.2"
+CPP_SETTING = "CPP that may be spent on one armor repair attempt"
 
 
 def repair_time(inputs: BFInputs) -> bool:
@@ -37,7 +42,8 @@ def nation_allows(inputs: BFInputs, side: str) -> tuple[bool, str]:
             window = span
     if window is None:
         return False, f"{nationality} vehicles are not repaired under {RULE}"
-    month = inputs.date.day.strftime("%Y-%m")
+    # the repair is made overnight after the scenario just played, so its calendar date decides
+    month = (inputs.previous or inputs.date).day.strftime("%Y-%m")
     start, end = window
     if not start <= month <= end:
         return False, f"{nationality} repairs are allowed from {start} to {end}, not in {month}"
@@ -61,16 +67,23 @@ def eligible(inputs: BFInputs, state: BFState, stand: Stand) -> str | None:
     return None
 
 
-def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], int]:
+def repair_cpp(inputs: BFInputs) -> int:
+    """CPP a side may spend on one attempt ("1 (and only 1)"; editable on the Settings sheet)."""
+    return int(inputs.setting(CPP_SETTING, 1) or 1)
+
+
+def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]) -> tuple[list[CellProblem], list[Cost]]:
     problems: list[CellProblem] = []
-    cpp = 0
+    costs: list[Cost] = []
     seen: set[str] = set()
+    allowed = repair_cpp(inputs)
     for o in orders:
         if o.kind != "Repair":
             continue
         stand = state.roster.stand(o.subject or "")
         if stand is None or stand.side != side:
-            problems.append(o.at("Subject").problem(f"Repair: {o.subject!r} is not a vehicle of {side} on the roster"))
+            whose = f"a vehicle of {stand.side}: no enemy unit may be repaired" if stand else "not on the roster"
+            problems.append(o.at("Subject").problem(f"Repair: {o.subject!r} is {whose} ({RULE})"))
             continue
         why = eligible(inputs, state, stand)
         if why:
@@ -78,12 +91,13 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
         if stand.id in seen:
             problems.append(o.at("Subject").problem(f"Repair: {stand.id} is named twice; one attempt per vehicle"))
         seen.add(stand.id)
-        value = o.value if o.value is not None else 0
-        if value not in (0, 1):
-            problems.append(o.at("Value").problem(f"Repair: CPP spent must be 0 or 1 (only one CPP per attempt), not {value!r}"))
-        else:
-            cpp += value
-    return problems, cpp
+        value = whole(o.value, 0)
+        if value not in (0, allowed):
+            problems.append(o.at("Value").problem(
+                f"Repair: CPP spent is 0 or {allowed} (only {allowed} CPP per attempt, {RULE}), not {o.value!r}"))
+        elif value and not why:
+            costs.append(Cost(o, "CPP", value, f"repair of {stand.id}"))
+    return problems, costs
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
@@ -108,11 +122,17 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             if stand.abandoned:
                 conditions.add("abandoned")
             order = spend.get(stand.id)
-            if order is not None and order.value == 1:
+            spent = whole(order.value, 0) if order is not None else 0
+            if spent:
                 conditions.add("cpp_spent")
-                state = state.book(side, "CPP", f"Repair attempt {stand.id}", -1, RULE)
+                state = state.book(side, "CPP", f"Repair attempt {stand.id}", -spent, RULE)
             result = dice.roll("bf.armor_repair", ("repair", side, stand.id), Facts(frozenset(conditions)))
-            entries.append(rolled(STEP, RULE, side, stand.id, result, visible=side))
-            if result.effect.get("repaired"):
+            repaired = bool(result.effect.get("repaired"))
+            text = f"Repaired: back in {stand.me}" if repaired else "No effect: stays a wreck, unavailable"
+            if spent and not repaired:
+                text += f" (the {spent} CPP is spent all the same)"
+            entries.append(rolled(STEP, RULE, side, stand.id, result, text, visible=side))
+            if repaired:
                 changed.append(stand.with_(status=Status.AVAILABLE, abandoned=False, wreck_lines=None, in_minefield=False))
-    return StepResult(state.with_(roster=state.roster.replace_stands(changed)), tuple(entries))
+    return StepResult(state.with_(roster=state.roster.replace_stands(changed), repaired=frozenset(s.id for s in changed)),
+                      tuple(entries))

@@ -271,10 +271,11 @@ class BFState:
     lost_afv: frozenset[str] = frozenset()  # MEs that lost an AFV in the previous scenario
     knocked_out: frozenset[str] = frozenset()  # stands knocked out in the previous scenario (to leave the roster)
     panicked: frozenset[str] = frozenset()
-    began_cut_off: frozenset[str] = frozenset()  # stands that began the previous scenario cut off
+    repaired: frozenset[str] = frozenset()  # vehicles repaired this refit (2.1.1.2)
     withdrawn: frozenset[str] = frozenset()  # MEs withdrawn this refit
-    me_of: Mapping[str, str] = field(default_factory=dict)
-    wreck_removals: frozenset[str] = frozenset()  # Removal orders already used on enemy wrecks  # stand -> ME, for every stand with a result
+    withdrawn_stands: frozenset[str] = frozenset()  # stands that left the campaign with a withdrawn ME
+    me_of: Mapping[str, str] = field(default_factory=dict)  # stand -> ME, for every stand with a result
+    wreck_removals: frozenset[str] = frozenset()  # Removal orders aimed at enemy wrecks (2.1.1.3.1), not fortifications
     ledger_lines: tuple[tuple[str, str, str, int | None, int | None, str], ...] = ()
     purchased: tuple[str, ...] = ()
 
