@@ -75,6 +75,30 @@ def read_dates(book: Workbook, lists: dict[str, list[str]]) -> tuple[CampaignDat
     return tuple(dates)
 
 
+def read_historical(book: Workbook, lists: dict[str, list[str]], dates: tuple[CampaignDate, ...]) -> dict[tuple[str, str], int | str]:
+    """The umpire's historical CPP DRM per date and side (2.1.1.1): a whole
+    number or "No CPP's"; one row per date and side."""
+    from automation.steps.bf.cpp import no_cpp
+
+    problems: list[CellProblem] = []
+    out: dict[tuple[str, str], int | str] = {}
+    seen: dict[tuple[str, str], str] = {}
+    labels = {d.label for d in dates}
+    for r in book.read(K.HISTORICAL_DRM, lists=lists):
+        key = (r["Date"], r["Side"])
+        if r["Date"] not in labels:
+            problems.append(r.problem("Date", f"{r['Date']!r} is not a date on the Dates sheet; valid: {', '.join(d.label for d in dates)}"))
+        if key in seen:
+            problems.append(r.problem("Date", f"{r['Date']}, {r['Side']} already has a DRM at {seen[key]}; one row per date and side"))
+        seen.setdefault(key, r.cell("Date"))
+        drm = r["DRM"]
+        if isinstance(drm, str) and not no_cpp(drm):
+            problems.append(r.problem("DRM", f"text {drm!r} is neither a whole number nor No CPP's"))
+        out[key] = drm
+    _fail(problems, book)
+    return out
+
+
 def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str, str], RGEntry]:
     problems: list[CellProblem] = []
     out: dict[tuple[str, str], RGEntry] = {}
@@ -220,7 +244,7 @@ def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[
         ledger = Ledger(ledger.cpp, ledger.fpp, counts)
     else:
         ledger = read_ledger(book, K.LEDGER.name_for(date=previous.label), sides)
-    historical = {(r["Date"], r["Side"]): r["DRM"] for r in book.read(K.HISTORICAL_DRM, lists=lists)}
+    historical = read_historical(book, lists, dates)
     fp = {(r["Side"], r["Item"]): (r["FPP"], ref(r, "Item")) for r in book.read(K.FP_CHART, lists=lists)}
     names: dict[str, str] = {}
     results = None

@@ -7,25 +7,16 @@ from __future__ import annotations
 
 from automation.campaign.model import StepResult
 from automation.engine.resolver import Situation as Facts
-from automation.errors import CellProblem, WorkbookError
 from automation.steps.bf.common import note, rolled
 from automation.steps.bf.state import BFInputs, BFState
 
 STEP = "CPP replenishment"
 RULE = "2.1.1.1"
 NO_CPP = ("no cpp's", "no cpps", "no cpp", "no cpp’s")
-HISTORICAL_SHEET = "Historical DRM"
 
 
 def no_cpp(drm: object) -> bool:
     return isinstance(drm, str) and drm.strip().lower() in NO_CPP
-
-
-def _bad_drm(inputs: BFInputs, side: str, drm: object) -> WorkbookError:
-    # The adapter keeps the sheet's rows in order, one per (date, side): row = position + 2.
-    row = list(inputs.historical_drm).index((inputs.date.label, side)) + 2
-    return WorkbookError(CellProblem(HISTORICAL_SHEET, f"C{row}",
-                                     f"DRM {drm!r} for {inputs.date.label}, {side} is neither a whole number nor No CPP's"))
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
@@ -38,8 +29,8 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             entries.append(note(STEP, RULE, "No CPP's this date (historical DRM chart): no roll, no CPP", side, side, visible=side))
             state = state.book(side, "CPP", "Replenished (No CPP's)", 0, RULE)
             continue
-        if isinstance(drm, str):
-            raise _bad_drm(inputs, side, drm)
+        if isinstance(drm, str):  # the workbook adapter refuses any other text, naming its cell
+            raise ValueError(f"historical DRM {drm!r} is neither a whole number nor No CPP's")
         if drm is None:
             entries.append(note(STEP, RULE, f"no historical DRM entered for {inputs.date.label}: none applied", side, side, visible=side))
         conditions = {"attacked_at_night"} if side in state.ledger.night_attackers else set()

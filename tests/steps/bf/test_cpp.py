@@ -67,15 +67,6 @@ def test_a_date_missing_from_the_historical_chart_is_rolled_without_drm_and_said
     assert "no historical DRM entered for Dec 24: none applied" in texts(result, "German")
 
 
-def test_a_drm_that_is_neither_a_number_nor_no_cpps_is_a_cell_error():
-    # the builder lists the chart German first: Dec 23 German (row 2), Dec 23 Russian, Dec 24 German (row 4)
-    inputs, state = Campaign(today="Dec 24").historical("Dec 24", "German", "plus two").build()
-    with pytest.raises(WorkbookError) as err:
-        run(cpp, inputs, state, ScriptedDice())
-    assert str(err.value) == ("Historical DRM!C4: DRM 'plus two' for Dec 24, German is neither a whole number "
-                              "nor No CPP's")
-
-
 def test_the_ledger_sheet_lists_start_replenished_each_spending_and_left():
     campaign = (Campaign(today="Dec 24").cpp("German", 7)
                 .me("II/11 Pz", "German", "A", "Panzer company", afv("G-Pz-1"), afv("G-Pz-2"))
