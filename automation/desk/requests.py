@@ -1,0 +1,173 @@
+"""The dice desk: roll requests the umpire lists in the "Roll requests" sheet,
+resolved into a dated log sheet ("Desk <date> <n>") with the refit's audit
+trail. A request's dice derive from the campaign key and its ID alone
+(``desk/request/<ID>``), so resolving again never rerolls; a request already in
+a log is skipped, and changing its table, column or modifiers afterwards is
+refused."""
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from automation.desk.audit import Logged, logged_rolls, trail
+from automation.desk.dice import Roller
+from automation.desk.modifiers import ModifierProblem, parse as parse_modifiers
+from automation.engine.resolver import RollResult
+from automation.engine.tables import Table, TableKind
+from automation.errors import CellProblem, UsageError, WorkbookError
+from automation.workbook.desk_sheets import DESK_LOG, ROLL_REQUESTS, desk_log_name
+from automation.workbook.package import NewSheet
+from automation.workbook.reader import SheetRow
+from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
+
+LOG_NAME = re.compile(r"^Desk (?P<date>.+) (?P<n>\d+)$")
+DEFAULT_VISIBLE = "Umpire"
+
+
+@dataclass(frozen=True)
+class Request:
+    id: str
+    table: str
+    column: str | None
+    modifiers: str
+    purpose: str
+    date: str | None
+    visible_to: str
+    row: SheetRow
+
+
+@dataclass(frozen=True)
+class Resolved:
+    request: Request
+    date: str
+    roll: RollResult
+
+
+def label_for(request_id: str) -> tuple[str, str]:
+    """The label parts of a request's roll (after the desk prefix)."""
+    return ("request", request_id)
+
+
+def log_sheets(names: Sequence[str]) -> list[str]:
+    return [n for n in names if LOG_NAME.match(n)]
+
+
+def read_requests(rows: list[SheetRow], visible: Sequence[str]) -> list[Request]:
+    problems: list[CellProblem] = []
+    out = []
+    for r in rows:
+        rid = str(r["ID"]).strip()
+        date = r["Date"]
+        if date is not None:
+            date = str(date).strip()
+            if len(date) > 12 or FORBIDDEN_SHEET_CHARS.search(date):
+                problems.append(r.problem("Date", f"{date!r} names the log sheet: at most 12 characters, none of [ ] : * ? / \\"))
+        who = str(r["Visible to"] or DEFAULT_VISIBLE).strip()
+        match = next((v for v in visible if v.lower() == who.lower()), None)
+        if match is None:
+            problems.append(r.problem("Visible to", f"{who!r} is not one of {', '.join(visible)}"))
+        if "/" in rid or not rid:
+            problems.append(r.problem("ID", f"{rid!r}: an ID may not be empty or hold '/'"))
+        out.append(Request(rid, str(r["Table"]).strip(), r["Column"], str(r["Modifiers"] or "").strip(),
+                           str(r["For"] or ""), date, match or who, r))
+    if problems:
+        raise WorkbookError(problems)
+    return out
+
+
+def _unknown_table(table_id: str, tables: Mapping[str, Table]) -> str:
+    close = difflib.get_close_matches(table_id, list(tables), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"unknown table {table_id!r}{hint} (`musterroll tables` lists them all)"
+
+
+def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], logged: Mapping[str, Logged],
+            today: dt.date) -> tuple[list[Resolved], list[Request]]:
+    """(new requests resolved, requests already logged). Raises WorkbookError
+    naming every bad request; nothing is resolved then."""
+    from automation.desk.audit import changed_since_logged
+    from automation.desk.dice import desk_label
+
+    problems: list[CellProblem] = []
+    done: list[Resolved] = []
+    old: list[Request] = []
+    for q in requests:
+        r = q.row
+        table = tables.get(q.table)
+        if table is None:
+            problems.append(r.problem("Table", _unknown_table(q.table, tables)))
+            continue
+        if table.kind is not TableKind.BANDED:
+            problems.append(r.problem("Table", f"{table.id} is an opposed roll; roll it with `musterroll roll`"))
+            continue
+        if table.is_empty:
+            problems.append(r.problem("Table", f"{table.id} ({table.title}, {table.source}) is not printed by the rules; "
+                                      "enter its rows in Desk tables (or the campaign's Tables) before using it"))
+            continue
+        column = str(q.column).strip() if q.column is not None else table.default_column()
+        if column not in table.columns:
+            problems.append(r.problem("Column", f"{column!r} is not a column of {table.id}; valid: {', '.join(table.columns)}"))
+            continue
+        try:
+            situation = parse_modifiers(q.modifiers, table, column, "umpire")
+        except ModifierProblem as exc:
+            problems.append(r.problem("Modifiers", str(exc)))
+            continue
+        try:
+            roll = dice.roll(table.id, label_for(q.id), situation, column)
+        except UsageError as exc:
+            problems.append(r.problem("Modifiers", str(exc)))
+            continue
+        before = logged.get(str(desk_label(label_for(q.id))))
+        if before is not None:
+            why = changed_since_logged(roll, before)
+            if why:
+                problems.append(r.problem("ID", f"request {q.id}: {why}"))
+            else:
+                old.append(q)
+            continue
+        done.append(Resolved(q, q.date or today.isoformat(), roll))
+    if problems:
+        raise WorkbookError(problems)
+    return done, old
+
+
+def log_rows(resolved: list[Resolved]) -> list[list[Any]]:
+    rows: list[list[Any]] = [DESK_LOG.header]
+    for item in resolved:
+        q, t = item.request, trail(item.roll)
+        rows.append([q.id, item.date, q.purpose or None, t.table, t.rule, t.column, t.dice, t.natural, t.modifiers,
+                     t.drm, t.final, t.result, t.odds, q.visible_to, t.label])
+    return rows
+
+
+def log_sheets_for(resolved: list[Resolved], existing: Sequence[str]) -> list[NewSheet]:
+    """One log sheet per date, numbered after the logs of that date already there."""
+    taken = {n.lower() for n in existing}
+    out: list[NewSheet] = []
+    for date in dict.fromkeys(item.date for item in resolved):
+        n = 1
+        while desk_log_name(date, n).lower() in taken:
+            n += 1
+        name = desk_log_name(date, n)
+        taken.add(name.lower())
+        rows = log_rows([item for item in resolved if item.date == date])
+        out.append(NewSheet(name, rows, kind="log", column_widths=[c.width for c in DESK_LOG.columns]))
+    return out
+
+
+def plan(book: Any, dice: Roller, tables: Mapping[str, Table], visible: Sequence[str],
+         today: dt.date) -> tuple[list[Resolved], list[Request], list[NewSheet]]:
+    """Resolve the new requests of ``book``'s Roll requests sheet: (resolved, already logged, sheets to append)."""
+    if not book.has(ROLL_REQUESTS.title):
+        raise WorkbookError(CellProblem(ROLL_REQUESTS.title, "A1", "the sheet is missing; add it with "
+                                        "`musterroll desk-add BOOK.xlsx roll-requests` (header: "
+                                        f"{', '.join(ROLL_REQUESTS.header)})"), str(book.path))
+    requests = read_requests(book.read(ROLL_REQUESTS), visible)
+    logged = logged_rolls(book, log_sheets(book.sheet_names))
+    resolved, old = resolve(requests, dice, tables, logged, today)
+    return resolved, old, log_sheets_for(resolved, book.sheet_names)
