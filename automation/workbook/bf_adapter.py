@@ -184,7 +184,7 @@ def read_results(book: Workbook, name: str, roster: Roster, lists: dict[str, lis
             r["Side"], stand.id, r["Outcome"], r["Knocked out by"], r["Ends in"] or "Own lines",
             Situation(r["Situation"] or stand.situation.value), r["In minefield"] == "Yes", r["Near friendly lines"] == "Yes",
             r["Turns isolated"] or 0, r["Turns cut off"] or 0, r["Kills by fire"] or 0, r["CC wins"] or 0,
-            r["CC losses"] or 0, ref(r, "Stand"))
+            r["CC losses"] or 0, r["Notes"] or "", ref(r, "Stand"))
     _fail(problems, book)
     return out
 

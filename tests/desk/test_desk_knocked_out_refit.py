@@ -1,12 +1,12 @@
-"""The knocked-out vehicle step wired into the Battlefront refit as docs/desk.md
-asks (after scenario cleanup, stage 1), run on the Advance to Rostov sample's
+"""The knocked-out vehicle step as wired into the Battlefront refit (after
+scenario cleanup, stage 1), run on the Advance to Rostov sample's
 Dec 23 results with the campaign's own key."""
 import dataclasses
 
 import pytest
 
 from automation import samples_demo as demo
-from automation.campaign.model import Dice, Step, run_steps
+from automation.campaign.model import Dice, run_steps
 from automation.service import campaign_settings, system_of
 from automation.steps.bf import knocked_out, pipeline
 from automation.workbook import bf_adapter
@@ -21,10 +21,9 @@ from desk_helpers import sample_copy
 
 
 def wired() -> tuple:
-    steps = list(pipeline.STEPS)
-    at = [s.name for s in steps].index("Scenario cleanup") + 1
-    steps.insert(at, Step(knocked_out.STEP, knocked_out.RULE, 1, knocked_out.run))
-    return tuple(steps)
+    names = [s.name for s in pipeline.STEPS]
+    assert names[names.index("Scenario cleanup") + 1] == knocked_out.STEP, "the step follows the cleanup"
+    return pipeline.STEPS
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from automation.campaign.model import Dice, RefitRun, Step, run_steps
 from automation.steps.bf import (
-    ammunition, breakpoints, casualties, cleanup, combine, cpp, discipline, fpp, orders_check, posture, purchases,
-    repair, turn_length, withdrawal,
+    ammunition, breakpoints, casualties, cleanup, combine, cpp, discipline, fpp, knocked_out, orders_check, posture,
+    purchases, repair, turn_length, withdrawal,
 )
 from automation.steps.bf.state import BFInputs, BFState
 
 STEPS: tuple[Step[BFState, BFInputs], ...] = (
     Step("Orders check", "2.1", 1, orders_check.check_orders),
     Step(cleanup.STEP, "2.1.2", 1, cleanup.run),
+    Step(knocked_out.STEP, knocked_out.RULE, 1, knocked_out.run),
     Step(posture.STEP, posture.RULE, 1, posture.run),
     Step(cpp.STEP, cpp.RULE, 1, cpp.run),
     Step("Orders check", "2.1.1", 2, orders_check.check_spend),

@@ -178,6 +178,7 @@ class StandResult:
     kills_by_fire: int = 0
     cc_wins: int = 0
     cc_losses: int = 0
+    notes: str = ""
     ref: Ref = field(default=Ref(), compare=False)
 
 
