@@ -88,6 +88,9 @@ def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     book = Workbook(Path(path))
     outcome, sheets = plan_refit(book, key_file=key_file)
     if sheets:
+        from automation.audit import seal
+
+        sheets = seal(book, sheets, key_file=key_file)  # tamper-evident chain and dice statistics
         append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
     return outcome
 
@@ -117,7 +120,6 @@ def patch_placeholders(path: Path, values: dict[str, str]) -> None:
 
 
 def new_campaign(system_id: str, out: Path, campaign: str | None = None, entropy: tuple[str, ...] = ()) -> Path:
-    from automation.engine.dice import CampaignKey
     from automation.workbook import campaign_sheets
     from automation.workbook.template import CAMPAIGN_PLACEHOLDER, COMMITMENT_PLACEHOLDER, template_path
 
@@ -134,10 +136,12 @@ def new_campaign(system_id: str, out: Path, campaign: str | None = None, entropy
     template = template_path(system_id)
     if not template.exists():
         raise WorkbookFileError(f"{template}: the template is missing; rebuild it with python -m automation.workbook.template")
-    key = CampaignKey.generate()
-    if entropy:
-        key = key.mixed_with(*entropy)
+    from automation.keys import new_key, record_contributions
+
+    material = new_key(tuple(entropy))  # the base key mixed with each player's contribution
+    key = material.key
     shutil.copyfile(template, out)
     patch_placeholders(out, {CAMPAIGN_PLACEHOLDER: campaign or out.stem, COMMITMENT_PLACEHOLDER: key.commitment})
-    write_key(key_file, key)
+    record_contributions(out, material)  # their commitments, on the Campaign sheet
+    write_key(key_file, key, material)
     return out

@@ -5,29 +5,58 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from automation.campaign.model import Entry, RefitRun
+from automation.campaign.model import ALL, Entry, RefitRun
 from automation.render import percent
+from automation.steps.bf import posture
 from automation.steps.bf.state import BFInputs, BFState, Status
 from automation.workbook import bf_sheets as K
 from automation.workbook.package import LineChartSpec, ListValidation, NewSheet
 from automation.workbook.reader import Workbook
 
 UMPIRE = "Umpire"
+# Beyond the REPORT kind's columns: the table column a roll used and the table's own
+# result text, so `musterroll verify --key` can re-derive the result of every roll.
+AUDIT_COLUMNS = (("Table column", 16), ("Table result", 24))
+REPORT_HEADER = K.REPORT.header + [name for name, _ in AUDIT_COLUMNS]
+REPORT_WIDTHS = [c.width for c in K.REPORT.columns] + [width for _, width in AUDIT_COLUMNS]
 
 
-def report_row(e: Entry) -> list[Any]:
+def visible_to(e: Entry, sides: Sequence[str]) -> str:
+    """Who may see a report line. A step's own choice stands, except that:
+    a line about one side (its stands, its rolls, its orders) is that side's
+    business (2.1.1: secret DRs and purchases); and the posture outcome stays
+    with the umpire until both sides reveal their postures after the refit
+    (2.1.1.6), when the stage-2 report shows it to all."""
+    if e.visible_to != ALL:
+        return e.visible_to
+    if e.step == posture.STEP and e.side is None:
+        return UMPIRE
+    if e.side in sides:
+        return str(e.side)
+    return ALL
+
+
+def report_row(e: Entry, sides: Sequence[str] = ()) -> list[Any]:
     r = e.roll
+    shown = visible_to(e, sides)
     if r is None:
-        return [e.step, e.rule, e.side, e.subject, None, None, None, None, None, None, e.text, None, e.visible_to, None]
+        return [e.step, e.rule, e.side, e.subject, None, None, None, None, None, None, e.text, None, shown, None, None, None]
     mods = "; ".join(f"{m.value:+d} {m.name} ({m.source})" for m in r.modifiers) or "none"
     dice = "+".join(str(d) for d in r.dice) if r.dice_kind.value != "d100" else f"{r.dice[0] % 10}{r.dice[1] % 10}"
     return [e.step, e.rule, e.side, e.subject, f"{r.table_id} ({r.source})", f"{r.dice_kind.value}: {dice}", r.natural,
-            mods, r.drm, r.final, e.text, percent(r.probability), e.visible_to, r.label]
+            mods, r.drm, r.final, e.text, percent(r.probability), shown, r.label, r.column, r.result]
 
 
-def report_sheet(name: str, entries: Sequence[Entry]) -> NewSheet:
-    rows: list[list[Any]] = [K.REPORT.header] + [report_row(e) for e in entries]
-    return NewSheet(name, rows, kind="report", column_widths=[c.width for c in K.REPORT.columns])
+def report_sheet(name: str, entries: Sequence[Entry], sides: Sequence[str] = ()) -> NewSheet:
+    rows: list[list[Any]] = [REPORT_HEADER] + [report_row(e, sides) for e in entries]
+    return NewSheet(name, rows, kind="report", column_widths=REPORT_WIDTHS)
+
+
+def posture_reveal(state: BFState, sides: Sequence[str]) -> Entry:
+    """2.1.1.6: both sides reveal their posture once the refit is done."""
+    chosen = "; ".join(f"{s} {state.postures[s]}" for s in sides if s in state.postures)
+    outcome = f"{state.attacker} attacks" if state.attacker else "both defend: no scenario is played"
+    return Entry("Reveal posture", "2.1.1.6", f"postures revealed: {chosen}: {outcome}", None, "posture", None, ALL, 2)
 
 
 def _validations(kind, lists: dict[str, list[str]]) -> list[ListValidation]:
@@ -90,7 +119,10 @@ def sheets_for(run: RefitRun[BFState], inputs: BFInputs, book: Workbook, lists: 
         name = K.REPORT.name_for(date=label, side=str(stage))
         if book.has(name):
             continue
-        out.append(report_sheet(name, [e for e in run.entries if e.stage == stage]))
+        entries = [e for e in run.entries if e.stage == stage]
+        if stage == 2 and run.state.postures:
+            entries.append(posture_reveal(run.state, inputs.side_names))
+        out.append(report_sheet(name, entries, inputs.side_names))
         if stage == 2:
             out.append(roster_sheet(K.ROSTER.name_for(date=label), run.state, lists))
             out.append(ledger_sheet(K.LEDGER.name_for(date=label), run.state, inputs))

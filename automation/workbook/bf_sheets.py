@@ -24,7 +24,7 @@ VISIBLE = ("All", "Umpire")  # plus each side's name
 DATES = SheetKind(
     "bf.dates", "Dates",
     (Column("Date", unique=True, width=12, note="CG date label used in sheet names, e.g. 'Dec 23' or 'Dec 23 AM'"),
-     Column("Calendar date", width=14, note="YYYY-MM-DD; the year and month decide repair and aircraft rules"),
+     Column("Calendar date", Kind.DATE, width=14, note="YYYY-MM-DD; the year and month decide repair and aircraft rules"),
      choice("Part", PARTS, width=11), Column("Notes", required=False, width=40)),
     tab="settings", rule="2", description="The campaign's scenarios in order, one per row.",
 )

@@ -1,0 +1,176 @@
+"""The Battlefront campaign (seed 001) as one side sees it by email.
+
+What a side gets besides the generic filtering of :mod:`automation.pbem.export`:
+its latest roster, RG and FP charts, ledgers, a purchase record (the ledgers'
+purchase and RG lines), its results, and the orders sheet the refit waits for:
+``Orders <date> <side>`` (posture, 2.1; escape attempts, 2.1.2.4.3) or
+``Spend <date> <side>`` (repairs, purchases, FPP: 2.1.1), with dropdowns, the
+side's CPP and FPP left, and a Choices sheet listing what orders may name:
+its own stands, MEs, RGs and fortification items, and the enemy's wrecks lying
+behind its lines (2.1.1.5.1: it may try to destroy them), under aliases.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from automation.campaign.model import UMPIRE, Waiting
+from automation.engine.dice import CampaignKey
+from automation.pbem.export import Decision, alias, side_rows, side_sheets, trim, visible_rows
+from automation.pbem.planning import Planned
+from automation.pbem.reports import Header, kind_of, name_parts
+from automation.pbem.xlsx import Dropdown, OutSheet
+from automation.workbook import bf_sheets as K
+
+PUBLIC = (K.DATES.id,)
+LATEST_ONLY = (K.ROSTER.id,)
+UMPIRE_ONLY = (K.HISTORICAL_DRM.id,)  # the umpire's chart; a side sees the DRM its own CPP roll had
+TABS = {"settings": "settings", "roster": "roster", "results": "results", "orders": "orders", "ledger": "ledger",
+        "report": "report"}
+CHOICES = "Choices"
+VALUES = ("Attack", "Defend", "Yes", "No")
+
+
+class BattlefrontView:
+    system_id = "bf-campaign"
+
+    # ---------------------------------------------------------------- sides and decisions
+    def sides(self, book: Any, planned: Planned | None) -> tuple[str, ...]:
+        if planned is not None:
+            return planned.sides
+        from automation.workbook.schema import SIDES_SHEET
+
+        return tuple(r["Side"] for r in book.read(SIDES_SHEET))
+
+    def order_kinds(self, sheet: str) -> tuple[str, ...]:
+        from automation.steps.bf.orders_check import ORDERS_KINDS, SPEND_KINDS
+
+        kind = kind_of(sheet)
+        return SPEND_KINDS if kind is not None and kind.id == K.SPEND.id else ORDERS_KINDS
+
+    def decision(self, book: Any, planned: Planned, waiting: Waiting | None, side: str) -> Decision:
+        if waiting is None:
+            return Decision(None, "", f"the refit of {planned.date} is complete: nothing to decide until the next date")
+        kind = kind_of(waiting.sheet)
+        if kind is not None and kind.id in (K.ORDERS.id, K.SPEND.id):
+            ours = kind.name_for(date=name_parts(kind, waiting.sheet, planned.sides)["date"], side=side)
+            if book.has(ours):
+                if waiting.sheet == ours:
+                    return Decision(None, "", f"the refit still needs {waiting.what} on {ours}, which the umpire "
+                                              "already has: ask the umpire")
+                return Decision(None, "", f"{ours} is in; the refit waits for {waiting.sheet}")
+            return Decision(ours, waiting.what)
+        if waiting.who == UMPIRE and kind is not None and kind.id == K.RESULTS.id:
+            ours = K.ORDERS.name_for(date=planned.date, side=side)
+            if not book.has(ours):
+                return Decision(ours, "posture (Attack or Defend) and escape attempts",
+                                f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
+        return Decision(None, "", f"the refit waits for {waiting.sheet} ({waiting.who}): nothing for {side} to decide now")
+
+    def balances(self, planned: Planned, side: str) -> list[tuple[str, Any]]:
+        ledger = planned.run.state.ledger
+        return [("CPP left", ledger.cpp.get(side, 0)), ("FPP left", ledger.fpp.get(side, 0))]
+
+    # ---------------------------------------------------------------- the orders sheet
+    def choices(self, book: Any, planned: Planned, side: str, key: CampaignKey) -> list[list[Any]]:
+        state, inputs = planned.run.state, planned.inputs
+        rows: list[list[Any]] = [["Subject", "What it is"]]
+        for s in state.roster.of_side(side):
+            where = f", {s.situation.value.lower()}" if s.situation.value != "Normal" else ""
+            rows.append([s.id, f"stand: {s.type} ({s.kind}) of {s.me}, {s.status.value.lower()}{where}"])
+        for me_id, me in state.roster.mes.items():
+            if me.side == side:
+                rows.append([me_id, f"ME: {me.me_type} (class {me.me_class})"])
+        for (rg_side, rg_id), rg in inputs.rg_chart.items():
+            if rg_side == side:
+                used = state.ledger.rg_used.get((side, rg_id), 0)
+                limit = f"{used} of {rg.campaign_max} used" if rg.campaign_max is not None else f"{used} used"
+                rows.append([rg_id, f"RG: {rg.description}, {rg.cpp} CPP ({limit})"])
+        for (fp_side, item), (fpp, _) in inputs.fp_chart.items():
+            if fp_side in (side, "Both"):
+                rows.append([item, f"fortification: {fpp} FPP"])
+        for s in state.roster.stands:
+            if s.side != side and s.status.value == "Wreck" and s.wreck_lines == "Enemy lines":
+                rows.append([alias(key, s.id), f"enemy wreck behind your lines: {s.type} (Removal, 2.1.1.5.1)"])
+        return rows
+
+    def orders_sheets(self, book: Any, planned: Planned, side: str, decision: Decision, balances: list[tuple[str, Any]],
+                      key: CampaignKey) -> list[OutSheet]:
+        assert decision.sheet
+        kinds = self.order_kinds(decision.sheet)
+        choices = self.choices(book, planned, side, key)
+        header = K.ORDERS.header
+        rows: list[list[Any]] = [header]
+        if kind_of(decision.sheet) == K.ORDERS and not planned.inputs.date.is_first:
+            rows.append(["Posture", None, None, None])
+        last = max(len(choices), 2)
+        dropdowns = [
+            Dropdown(0, list(kinds), title="Order", message=f"One of: {', '.join(kinds)}"),
+            Dropdown(1, f"={CHOICES}!$A$2:$A${last}", strict=False, title="Subject",
+                     message=f"A stand, ME, RG or item: see the {CHOICES} sheet"),
+        ]
+        if kind_of(decision.sheet) == K.ORDERS:
+            dropdowns.append(Dropdown(2, list(VALUES), strict=False, title="Value",
+                                      message="Posture: Attack or Defend; Escape: Yes or No"))
+        notes = [(len(header) + 1 + i, f"{label}: {value}") for i, (label, value) in enumerate(balances)]
+        return [OutSheet(decision.sheet, rows, tab="orders", widths=[c.width for c in K.ORDERS.columns],
+                         dropdowns=dropdowns, notes=notes),
+                OutSheet(CHOICES, choices, tab="settings", widths=[24, 70])]
+
+    # ---------------------------------------------------------------- what the side may see
+    def side_sheets(self, book: Any, planned: Planned | None, side: str) -> list[OutSheet]:
+        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY)
+        return sheets + [self.purchase_record(book, side)]
+
+    def purchase_record(self, book: Any, side: str) -> OutSheet:
+        """Each ledger's purchase lines and RG counts of the side, date by date."""
+        rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
+        for name in book.sheet_names:
+            kind = kind_of(name)
+            if kind is None or kind.id != K.LEDGER.id:
+                continue
+            raw = visible_rows(side_rows(book.raw(name), side), side)
+            h = Header.of(raw[0])
+            date = name_parts(kind, name).get("date", "")
+            for r in raw[1:]:
+                entry = str(h.get(r, "Entry") or "")
+                if h.get(r, "Account") == "RG" or entry.startswith(("Purchase", "FPP from", "Additional CPP")):
+                    rows.append([date, h.get(r, "Account"), entry, h.get(r, "Amount"), h.get(r, "Balance"), h.get(r, "Rule")])
+        return OutSheet("Purchase record", trim(rows), tab="ledger", widths=[10, 9, 40, 8, 8, 10])
+
+    def stand_names(self, book: Any, planned: Planned | None) -> dict[str, set[str]]:
+        """Every stand and ME name each side has had, from every roster."""
+        names: dict[str, set[str]] = {}
+        for name in book.sheet_names:
+            kind = kind_of(name)
+            if kind is None or kind.id != K.ROSTER.id:
+                continue
+            rows = book.raw(name)
+            h = Header.of(rows[0]) if rows else Header({})
+            for r in rows[1:]:
+                side = str(h.get(r, "Side") or "")
+                for column in ("Stand", "ME"):
+                    if h.get(r, column):
+                        names.setdefault(side, set()).add(str(h.get(r, column)))
+        if planned is not None:
+            for s in planned.run.state.roster.stands:
+                names.setdefault(s.side, set()).update((s.id, s.me))
+        return names
+
+    def secret_names(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
+        names = self.stand_names(book, planned)
+        own = names.get(side, set())
+        return {n: alias(key, n) for other, found in names.items() if other != side for n in found if n not in own}
+
+    def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
+        return {a: n for n, a in self.secret_names(book, planned, side, key).items()}
+
+    def placeholder(self, sheet: str) -> list[list[Any]]:
+        """The other side's orders while only one side's are checked (posture
+        Defend: it changes nothing the checks of this side look at)."""
+        kind = kind_of(sheet)
+        if kind is not None and kind.id == K.ORDERS.id:
+            return [K.ORDERS.header, ["Posture", None, "Defend", None]]
+        return [K.SPEND.header]
+
+
+__all__ = ["BattlefrontView", "Decision", "side_rows", "visible_rows"]

@@ -1,0 +1,77 @@
+"""The file side of ``musterroll verify`` and ``musterroll stats``: open the
+workbook through the hostile-input checks, then hand it to
+:mod:`automation.audit` and :mod:`automation.pbem.stats`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from automation.errors import CellProblem, UsageError, WorkbookFileError
+from automation.keys import BASE_SETTING, CONTRIBUTION_SETTING, contribution_commitment, read_key_file
+
+
+def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, ...] = ()):
+    from automation.audit import verify_book
+    from automation.pbem import guard
+    from automation.workbook.package import list_batches
+
+    if contributions and key_file is None:
+        raise UsageError("--contribution needs --key FILE: the key file keeps the base the contributions were mixed into")
+    book = guard.open_book(path)
+    key_data = read_key_file(key_file) if key_file else None
+    batch_problems = []
+    try:
+        batches = list_batches(path)
+    except WorkbookFileError as exc:
+        batches, batch_problems = [], [CellProblem("(workbook)", "A1", f"the record of added sheets is damaged: {exc}")]
+    result = verify_book(book, key_data.key if key_data else None, batches)
+    result.problems += batch_problems
+    if contributions and key_data is not None:
+        result.problems += check_contributions(book, key_data, contributions)
+        if not result.problems:
+            result.notes.append(f"the key is the base mixed with the {len(contributions)} contribution(s) given, "
+                                "and each matches its commitment on the Campaign sheet")
+    return result
+
+
+def check_contributions(book, key_data, contributions: tuple[str, ...]) -> list[CellProblem]:
+    from automation.workbook.schema import SETTINGS
+
+    rows = {r["Setting"]: r for r in book.read(SETTINGS)}
+    problems = []
+    if key_data.base is None:
+        return [CellProblem("Campaign", "A1", "the key file keeps no base key: this campaign was made without --entropy")]
+    base_row = rows.get(BASE_SETTING)
+    if base_row is None or str(base_row["Value"]) != key_data.base.commitment:
+        where = base_row.cell("Value") if base_row else "A1"
+        problems.append(CellProblem("Campaign", where, "the base key in the key file does not match the Key base "
+                                                       "commitment"))
+    listed = [r for name, r in rows.items() if name.startswith("Key contribution ")]
+    if len(listed) != len(contributions):
+        problems.append(CellProblem("Campaign", "A1", f"{len(contributions)} contribution(s) given but the workbook lists "
+                                                      f"{len(listed)}"))
+    for i, text in enumerate(contributions, start=1):
+        row = rows.get(CONTRIBUTION_SETTING.format(n=i))
+        if row is not None and str(row["Value"]) != contribution_commitment(text):
+            problems.append(CellProblem("Campaign", row.cell("Value"), f"contribution {i} given does not match its "
+                                                                       "commitment"))
+    if key_data.base.mixed_with(*contributions).commitment != key_data.key.commitment:
+        problems.append(CellProblem("Campaign", "B4", "the key is not the base mixed with the contributions given "
+                                                      "(in this order)"))
+    return problems
+
+
+def campaign_stats(path: Path):
+    from automation.audit import workbook_system
+    from automation.pbem import guard
+    from automation.pbem.reports import is_report, roll_rows
+    from automation.pbem.stats import collect
+
+    book = guard.open_book(path)
+    _, system = workbook_system(book)
+    rolls = []
+    for name in book.sheet_names:
+        if is_report(name):
+            rows = book.raw(name)
+            if rows and is_report(name, rows[0]):
+                rolls += roll_rows(name, rows)
+    return collect(rolls, system)

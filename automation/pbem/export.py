@@ -1,0 +1,235 @@
+"""``musterroll export BOOK.xlsx --side SIDE -o OUT.xlsx [--password P]``: a new
+workbook for one player, holding only what that side may see.
+
+What goes in is decided from the sheet contract, so another rule system's
+campaign works the same way once it has a side view (see
+:mod:`automation.pbem.bf`): a sheet with a ``Visible to`` column keeps the rows
+visible to All or to the side (every report, the ledgers); a per-side sheet
+(orders, spending) only if it is the side's own; a sheet with a ``Side`` column
+keeps the side's rows (and rows for Both/All); the side view names the few
+sheets that are public as a whole (the dates) and the kinds of which only the
+latest sheet goes in (the roster). Everything else (settings, the other side's
+sheets, the umpire's own sheets, the tables) stays out. Finally every text is
+scrubbed of the other side's stand and ME names, which become aliases.
+
+The export's first sheet, ``Export``, names the campaign, its key commitment,
+the side, the decision the refit waits for and a return code (an HMAC with the
+campaign key) that the import checks, so orders cannot be returned for the
+other side or for another campaign.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from automation.engine.dice import CampaignKey
+from automation.errors import UsageError, WorkbookFileError
+from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts
+from automation.pbem.xlsx import OutSheet
+
+INFO_SHEET = "Export"
+INFO_HEADER = ["Setting", "Value"]
+RETURN_PREFIX = b"musterroll/export/v1\x00"
+ALIAS_PREFIX = b"musterroll/alias/v1\x00"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The orders sheet a side fills next (None: nothing to decide now)."""
+
+    sheet: str | None
+    what: str = ""
+    note: str = ""
+
+
+def return_code(key: CampaignKey, commitment: str, side: str, sheet: str) -> str:
+    message = RETURN_PREFIX + "\x00".join((commitment.strip(), side, sheet)).encode("utf-8")
+    return hmac.new(key.secret, message, hashlib.sha256).hexdigest()[:24]
+
+
+def alias(key: CampaignKey, name: str) -> str:
+    """What a player sees instead of an enemy stand or ME name (stable for the campaign)."""
+    return "enemy-" + hmac.new(key.secret, ALIAS_PREFIX + name.encode("utf-8"), hashlib.sha256).hexdigest()[:6]
+
+
+def match_side(side: str, sides: Sequence[str]) -> str:
+    for s in sides:
+        if s.lower() == side.strip().lower():
+            return s
+    raise UsageError(f"--side {side!r} is not a side of this campaign; valid: {', '.join(sides)}")
+
+
+# ------------------------------------------------------------------ filtering sheets
+
+def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
+    """Header + the rows visible to All or to ``side`` (a report's tamper
+    evidence, which is the umpire's, never)."""
+    h = Header.of(rows[0])
+    end = chain_start(h, rows) if "Step" in h.positions else len(rows)
+    return [rows[0]] + [r for r in rows[1:end] if str(h.get(r, "Visible to") or "") in (ALL, side)]
+
+
+def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
+    h = Header.of(rows[0])
+    return [rows[0]] + [r for r in rows[1:] if str(h.get(r, "Side") or "") in (side, "Both", ALL)]
+
+
+def trim(rows: list[list[Any]]) -> list[list[Any]]:
+    out = []
+    for r in rows:
+        r = list(r)
+        while r and r[-1] in (None, ""):
+            r.pop()
+        if r or not out:
+            out.append(r)
+    return out
+
+
+def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
+                private: Iterable[str] = ()) -> list[OutSheet]:
+    """The master's sheets as ``side`` may see them (see the module's rules);
+    kinds in ``private`` stay with the umpire whatever their columns."""
+    public, latest_only, private = set(public), set(latest_only), set(private)
+    last: dict[str, str] = {}
+    for name in book.sheet_names:
+        kind = kind_of(name)
+        if kind is not None and kind.id in latest_only:
+            last[kind.id] = name
+    out = []
+    for name in book.sheet_names:
+        kind = kind_of(name)
+        if kind is None or kind.id in private or (kind.id in latest_only and last.get(kind.id) != name):
+            continue
+        rows = book.raw(name)
+        if not rows:
+            continue
+        header = Header.of(rows[0])
+        if kind.per_side:
+            if name_parts(kind, name, (side,)).get("side") != side:
+                continue
+            kept = rows
+        elif "Visible to" in header.positions:
+            kept = visible_rows(rows, side)
+        elif "Side" in header.positions and kind.id not in public:
+            kept = side_rows(rows, side)
+        elif kind.id in public:
+            kept = rows
+        else:
+            continue
+        out.append(OutSheet(name, trim(kept), tab=tab.get(kind.tab, kind.tab)))
+    return out
+
+
+# ------------------------------------------------------------------ scrubbing
+
+def scrubber(secret: dict[str, str]) -> Any:
+    """A function replacing each secret name (whole words) with its alias."""
+    names = sorted((n for n in secret if n), key=len, reverse=True)
+    if not names:
+        return lambda text: text
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+    return lambda text: pattern.sub(lambda m: secret[m.group(0)], text)
+
+
+def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
+    fix = scrubber(secret)
+    out = []
+    for s in sheets:
+        rows = [[fix(v) if isinstance(v, str) else v for v in r] for r in s.rows]
+        out.append(OutSheet(s.name, rows, s.tab, s.widths, s.dropdowns, s.notes))
+    return out
+
+
+# ------------------------------------------------------------------ writing
+
+def info_sheet(settings: dict[str, Any], side: str, date: str, decision: Decision, balances: Sequence[tuple[str, Any]],
+               code: str) -> OutSheet:
+    rows: list[list[Any]] = [INFO_HEADER,
+                             ["Campaign name", str(settings.get("Campaign name") or "")],
+                             ["Key commitment", str(settings.get("Key commitment") or "")],
+                             ["Rule system", str(settings.get("Rule system") or "")],
+                             ["Side", side], ["Date", date],
+                             ["Orders sheet", decision.sheet or "(none)"],
+                             ["Decision", decision.what or decision.note or "nothing to decide now"]]
+    rows += [[label, value] for label, value in balances]
+    rows.append(["Return code", code])
+    if decision.note and decision.what:
+        rows.append(["Note", decision.note])
+    if decision.sheet:
+        rows.append(["How to return", f"Fill in the sheet {decision.sheet!r} (one order a row; leave it empty to decide "
+                                       "nothing), save this workbook under any name and send it back to the umpire. "
+                                       "Do not rename sheets or edit this sheet."])
+    return OutSheet(INFO_SHEET, rows, tab="settings", widths=[20, 90])
+
+
+def write_export(out: Path, sheets: list[OutSheet], password: str | None) -> None:
+    from automation.pbem import xlsx
+
+    out = Path(out)
+    if out.suffix.lower() != ".xlsx":
+        raise UsageError(f"-o {out}: the export must be an .xlsx file")
+    seen: set[str] = set()
+    for s in sheets:
+        if s.name.lower() in seen:
+            raise WorkbookFileError(f"two sheets named {s.name!r} in the export (a bug in Musterroll)")
+        seen.add(s.name.lower())
+    if not out.parent.is_dir():
+        raise WorkbookFileError(f"-o {out}: the folder {out.parent} does not exist")
+    with tempfile.TemporaryDirectory(prefix=".musterroll-", dir=out.parent) as tmp:
+        plain = Path(tmp) / "export.xlsx"
+        xlsx.write(plain, sheets)
+        if password:
+            from msoffcrypto.format.ooxml import OOXMLFile
+
+            sealed = Path(tmp) / "sealed.xlsx"
+            with plain.open("rb") as src, sealed.open("wb") as dst:
+                OOXMLFile(src).encrypt(password, dst)
+            plain = sealed
+        try:
+            plain.replace(out)
+        except OSError as exc:
+            raise WorkbookFileError(f"{out}: cannot be written ({exc.strerror})") from None
+
+
+def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:
+    """Write ``side``'s export of the master workbook; returns a summary line."""
+    from automation.pbem import guard, planning, views
+    from automation.service import plan_refit
+
+    book_path, out = Path(book_path), Path(out)
+    if out.resolve() == book_path.resolve() or out.suffix.lower() == ".key":
+        raise UsageError(f"-o {out}: choose a new file for the export, not the campaign workbook or its key")
+    book = guard.open_book(book_path)
+    settings = planning.settings_of(book)
+    commitment = str(settings.get("Key commitment") or "")
+    key = planning.master_key(book_path, key_file, commitment)
+    view = views.view_for(str(settings.get("Rule system") or ""), book)
+    over_note = ""
+    try:
+        planned = planning.plan(book, key)
+        outcome, _ = plan_refit(book, key)  # the refit's own word on what it waits for
+    except planning.CampaignOver:
+        planned, outcome = None, None
+        over_note = "every date's refit is done: the campaign is over"
+    side = match_side(side, view.sides(book, planned))
+    if planned is None or outcome is None:
+        decision, date, balances = Decision(None, "", over_note), "(campaign over)", []
+    else:
+        decision = view.decision(book, planned, outcome.waiting, side)
+        date, balances = planned.date, view.balances(planned, side)
+    code = return_code(key, commitment, side, decision.sheet or "(none)")
+    sheets = [info_sheet(settings, side, date, decision, balances, code)]
+    if decision.sheet and planned is not None:
+        sheets += view.orders_sheets(book, planned, side, decision, balances, key)
+    sheets += view.side_sheets(book, planned, side)
+    sheets = scrub(sheets, view.secret_names(book, planned, side, key))
+    write_export(out, sheets, password)
+    what = f"orders sheet {decision.sheet!r}" if decision.sheet else f"no orders sheet ({decision.note})"
+    return (f"wrote {out} for {side}: {len(sheets)} sheet(s), {what}"
+            + ("; encrypted with the password given" if password else ""))

@@ -1,0 +1,151 @@
+"""``musterroll import BOOK.xlsx ORDERS.xlsx [--password P]``: a player's
+returned export, checked against the master and appended as that side's dated
+orders sheet.
+
+Checks, all before anything is written (the master's bytes stay as they were
+unless every check passes):
+
+* the file: bounded, decrypted with the password, no zip or XML bomb
+  (:mod:`automation.pbem.guard`, with the stricter limits for players' files);
+* the Export sheet: same campaign (name and key commitment), a side of the
+  campaign, the orders sheet named for that side, and the return code (an HMAC
+  with the campaign key over commitment, side and sheet: a player cannot return
+  orders for the other side);
+* the decision: the refit must be waiting for exactly this kind of orders for
+  this date (this side's or the other side's counterpart), and the master must
+  not hold the sheet yet (importing the same orders twice is refused);
+* the orders themselves: by the refit's own validation, planning the refit in
+  memory on the master with the returned sheet laid over it
+  (:class:`automation.pbem.planning.Overlay`); if the other side's sheet is not
+  in yet, a neutral placeholder stands in for it, in memory only.
+
+Every problem names Sheet!Cell of the returned file. Texts are copied as texts:
+what a player types that starts with = + - @ never becomes a formula.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.pbem.export import INFO_SHEET, return_code
+from automation.pbem.reports import Header, kind_of, name_parts
+
+
+class ImportRefused(WorkbookError):
+    """Problems in a returned orders file (or in the master they were checked against)."""
+
+    def __init__(self, orders: Path, book: Path, problems: list[CellProblem], mine: set[str]) -> None:
+        super().__init__(problems, str(orders))
+        lines = [f"{orders}: {len(problems)} problem(s); nothing was imported"]
+        for p in problems:
+            lines.append(f"  {orders.name if p.sheet in mine else Path(book).name}: {p}")
+        self.args = ("\n".join(lines),)
+
+
+def read_info(ret: Any, where: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """The Export sheet's settings and the cell of each value."""
+    if not ret.has(INFO_SHEET):
+        raise ImportRefused(where, where, [CellProblem(INFO_SHEET, "A1", "this is not a Musterroll export (no Export "
+                                                                       "sheet): return the workbook you were sent")],
+                            {INFO_SHEET})
+    rows = ret.raw(INFO_SHEET)
+    values: dict[str, Any] = {}
+    cells: dict[str, str] = {}
+    for i, r in enumerate(rows[1:], start=2):
+        if r and isinstance(r[0], str) and r[0].strip():
+            values[r[0].strip()] = r[1] if len(r) > 1 else None
+            cells[r[0].strip()] = f"B{i}"
+    return values, cells
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        return value.date()
+    return None if value == "" else value
+
+
+def import_orders(book_path: Path, orders_path: Path, password: str | None = None, key_file: Path | None = None) -> str:
+    from automation.pbem import guard, planning, views
+    from automation.service import plan_refit
+    from automation.workbook.package import NewSheet, append_sheets
+
+    book_path, orders_path = Path(book_path), Path(orders_path)
+    if orders_path.resolve() == book_path.resolve():
+        raise WorkbookFileError(f"{orders_path}: that is the campaign workbook itself, not a player's orders")
+    book = guard.open_book(book_path)
+    settings = planning.settings_of(book)
+    commitment = str(settings.get("Key commitment") or "")
+    key = planning.master_key(book_path, key_file, commitment)
+    view = views.view_for(str(settings.get("Rule system") or ""), book)
+    ret = guard.open_book(orders_path, password, guard.PLAYER)
+    info, at = read_info(ret, orders_path)
+
+    def refuse(problems: list[CellProblem]) -> ImportRefused:
+        return ImportRefused(orders_path, book_path, problems, set(ret.sheet_names))
+
+    def info_problem(setting: str, message: str) -> CellProblem:
+        return CellProblem(INFO_SHEET, at.get(setting, "A1"), message)
+
+    problems = []
+    for setting in ("Campaign name", "Key commitment"):
+        if str(info.get(setting) or "").strip() != str(settings.get(setting) or "").strip():
+            problems.append(info_problem(setting, f"{setting}: {info.get(setting)!r} is not this campaign's "
+                                                  f"({settings.get(setting)!r}); the orders belong to another campaign"))
+    if problems:
+        raise refuse(problems)
+    planned_now = planning.plan(book, key)
+    sides = planned_now.sides
+    side = str(info.get("Side") or "").strip()
+    sheet = str(info.get("Orders sheet") or "").strip()
+    kind = kind_of(sheet)
+    if side not in sides:
+        raise refuse([info_problem("Side", f"Side: {side!r} is not a side of this campaign; valid: {', '.join(sides)}")])
+    if kind is None or not kind.per_side or kind.tab != "orders" or name_parts(kind, sheet, (side,)).get("side") != side:
+        raise refuse([info_problem("Orders sheet", f"Orders sheet: {sheet!r} is not an orders sheet of {side}; this "
+                                                   "export had no orders to return")])
+    if str(info.get("Return code") or "").strip() != return_code(key, commitment, side, sheet):
+        raise refuse([info_problem("Return code", "Return code: does not match this campaign's key for "
+                                                  f"{side} and {sheet!r}: the Export sheet was edited")])
+    if book.has(sheet):
+        raise WorkbookFileError(f"{orders_path}: {sheet!r} is already in {book_path.name}: these orders were imported "
+                                "before; nothing was changed")
+    if not ret.has(sheet):
+        raise refuse([CellProblem(sheet, "A1", f"the sheet {sheet!r} is missing: keep the orders sheet's name")])
+    outcome, _ = plan_refit(book, key)
+    date = name_parts(kind, sheet, sides)["date"]
+    expected = {kind.name_for(date=date, side=s) for s in sides}
+    if outcome.waiting is None or outcome.waiting.sheet not in expected:
+        now = f"waits for {outcome.waiting.sheet} ({outcome.waiting.who})" if outcome.waiting else "waits for nothing"
+        raise refuse([info_problem("Orders sheet", f"Orders sheet: the campaign {now}, not for {sheet}: these orders "
+                                                   "are out of date (export again for the current decision)")])
+    raw = [list(r) for r in ret.raw(sheet)]
+    h = Header.of(raw[0]) if raw else Header({})
+    names = view.unalias(book, planned_now, side, key)
+    subject = h.positions.get("Subject")
+    if subject is not None:
+        for r in raw[1:]:
+            if subject < len(r) and isinstance(r[subject], str) and r[subject].strip() in names:
+                r[subject] = names[r[subject].strip()]
+    extra = {sheet: raw}
+    for s in sides:
+        other = kind.name_for(date=date, side=s)
+        if other != sheet and not book.has(other):
+            extra[other] = view.placeholder(other)
+    try:
+        checked, _ = plan_refit(planning.Overlay(book, extra), key)
+    except WorkbookError as exc:
+        raise refuse(list(exc.problems)) from None
+    if checked.waiting is not None and checked.waiting.sheet == sheet:
+        raise refuse([CellProblem(sheet, "A2", f"still missing: {checked.waiting.what}")])
+    rows: list[list[Any]] = [list(kind.header)]
+    for r in raw[1:]:
+        values = [_clean(h.get(r, c.name)) for c in kind.columns]
+        if any(v is not None for v in values):
+            rows.append(values)
+    append_sheets(book_path, [NewSheet(sheet, rows, kind="orders", column_widths=[c.width for c in kind.columns])],
+                  batch=f"Import {sheet}", expected_digest=book.digest)
+    return f"imported {sheet} into {book_path}: {len(rows) - 1} order(s)"

@@ -1,0 +1,114 @@
+"""Planning a refit in memory for the play-by-email commands.
+
+:func:`plan` runs exactly what :func:`automation.service.plan_refit` runs (same
+campaign system, same workbook tables, same key check) and also keeps the run,
+whose state is where the refit stops (e.g. each side's CPP after the CPP roll),
+which an export shows its player. :class:`Overlay` is a workbook with extra
+sheets laid over it in memory: an import plans the refit on the master plus the
+returned orders, so the refit's own validation checks them.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from automation.campaign.model import Dice, RefitRun, Waiting
+from automation.engine.dice import CampaignKey
+from automation.errors import CellProblem, UsageError, WorkbookError
+from automation.systems import CampaignSystem
+
+
+@dataclass
+class Planned:
+    system: CampaignSystem
+    inputs: Any
+    run: RefitRun[Any]
+    settings: dict[str, Any]
+
+    @property
+    def waiting(self) -> Waiting | None:
+        return self.run.waiting
+
+    @property
+    def date(self) -> str:
+        return self.system.date_of(self.inputs)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self.system.side_names(self.inputs))
+
+
+class CampaignOver(UsageError):
+    """Every date of the campaign has been refitted: no decision is pending."""
+
+
+def plan(book: Any, key: CampaignKey) -> Planned:
+    from automation.service import campaign_settings, system_of
+    from automation.systems import campaign_system
+    from automation.workbook.tables_io import system_from_workbook
+
+    settings = campaign_settings(book)
+    base = system_of(book, settings)
+    cs = campaign_system(base.id)
+    if cs is None:
+        raise UsageError(f"{book.path}: refits of {base.id} campaigns are not available")
+    commitment = str(settings.get("Key commitment") or "")
+    if commitment and key.commitment != commitment.strip():
+        raise UsageError(f"{book.path}: the key given does not match the workbook's commitment (Campaign!B4)")
+    system = system_from_workbook(book, base)
+    try:
+        inputs, state = cs.load(book, system, settings)
+    except WorkbookError as exc:
+        if len(exc.problems) == 1 and "every date's refit is done" in exc.problems[0].message:
+            raise CampaignOver(f"{book.path}: {exc.problems[0]}") from None
+        raise
+    run = cs.refit(state, inputs, Dice(key, system, cs.date_of(inputs)))
+    return Planned(cs, inputs, run, dict(settings))
+
+
+class Overlay:
+    """``book`` with ``extra`` sheets (name -> raw rows, header first) added in memory."""
+
+    def __init__(self, book: Any, extra: Mapping[str, Sequence[Sequence[Any]]]) -> None:
+        self.book = book
+        self.extra = {name: [list(r) for r in rows] for name, rows in extra.items()}
+        self.path = book.path
+        self.digest = book.digest
+        self.sheet_names = list(book.sheet_names) + [n for n in self.extra if n not in book.sheet_names]
+
+    def has(self, name: str) -> bool:
+        return name in self.extra or self.book.has(name)
+
+    def raw(self, name: str) -> list[list[Any]]:
+        if name in self.extra:
+            return [list(r) for r in self.extra[name]]
+        return self.book.raw(name)
+
+    def read(self, kind: Any, name: str | None = None, lists: Any = None) -> list[Any]:
+        from automation.workbook.reader import validate_rows
+
+        name = name or kind.title
+        if name in self.extra:
+            return validate_rows(name, kind, self.raw(name), lists or {}, str(self.path))
+        return self.book.read(kind, name, lists)
+
+    def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
+        return self.book.read_lists(name)
+
+
+def master_key(book_path: Path, key_file: Path | None, commitment: str) -> CampaignKey:
+    from automation.keys import key_path_for, read_key
+
+    return read_key(key_path_for(Path(book_path), key_file), commitment)
+
+
+def settings_of(book: Any) -> dict[str, Any]:
+    from automation.service import campaign_settings
+
+    return dict(campaign_settings(book))
+
+
+def problem_list(exc: WorkbookError) -> list[CellProblem]:
+    return list(exc.problems)

@@ -1,0 +1,263 @@
+"""What every rule system's refit reports have in common, read from the sheet
+contract rather than from one system's code: which sheets are reports (their
+kind has the ``report`` tab), the roll rows in them (a row with a Label), and
+the canonical form of a sheet's values that the tamper-evident chain digests.
+
+A report is any sheet whose name fits the title pattern of a dated sheet kind
+with the ``report`` tab (e.g. ``Refit {date} {side}``) and whose header holds
+the columns ``Step``, ``Result`` and ``Visible to``. Another rule system's
+reports are found the same way once its sheet kinds are listed in
+:func:`automation.workbook.schema.sheet_kinds`.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+import re
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from automation.workbook.schema import SheetKind
+
+CHAIN_STEP = "Tamper evidence"
+STATS_STEP = "Dice statistics"
+AUDIT_RULE = "audit"
+ALL = "All"
+UMPIRE = "Umpire"
+REPORT_COLUMNS = ("Step", "Result", "Visible to")
+
+
+@functools.lru_cache(maxsize=1)
+def sheet_kinds() -> tuple[SheetKind, ...]:
+    """Every sheet kind the contract lists, then those of campaign systems the
+    shared list does not hold yet (A Bridge Too Far)."""
+    from automation.workbook.schema import sheet_kinds as kinds
+
+    found = dict(kinds())
+    try:
+        from automation.workbook import abtf_sheets
+    except ImportError:  # pragma: no cover - the ABtF contract ships with the package
+        return tuple(found.values())
+    for k in abtf_sheets.KINDS:
+        found.setdefault(k.id, k)
+    return tuple(found.values())
+
+
+@functools.lru_cache(maxsize=512)
+def title_pattern(kind: SheetKind, side: str | None = None) -> re.Pattern[str]:
+    """``Refit {date} {side}`` -> a regex matching ``Refit Dec 24 1`` (the date
+    takes all it can: sides are single words unless ``side`` is given)."""
+    out = []
+    for literal, field_name, _, _ in string.Formatter().parse(kind.title):
+        out.append(re.escape(literal))
+        if field_name == "side" and side is not None:
+            out.append(f"(?P<side>{re.escape(side)})")
+        elif field_name:
+            out.append(f"(?P<{field_name}>.+)" if field_name == "date" else f"(?P<{field_name}>.+?)")
+    return re.compile("".join(out) + r"\Z", re.S)
+
+
+def kind_of(name: str, kinds: Iterable[SheetKind] | None = None) -> SheetKind | None:
+    """The sheet kind a sheet's name belongs to (static titles first)."""
+    kinds = list(kinds if kinds is not None else sheet_kinds())
+    for k in kinds:
+        if not k.dated and k.title == name:
+            return k
+    for k in kinds:
+        if k.dated and title_pattern(k).match(name):
+            return k
+    return None
+
+
+def name_parts(kind: SheetKind, name: str, sides: Sequence[str] = ()) -> dict[str, str]:
+    """``{'date': 'Dec 24', 'side': 'German'}`` for ``Orders Dec 24 German``."""
+    for side in sorted(sides, key=len, reverse=True):
+        m = title_pattern(kind, side).match(name)
+        if m:
+            return dict(m.groupdict())
+    m = title_pattern(kind).match(name)
+    return dict(m.groupdict()) if m else {}
+
+
+def is_report_kind(kind: SheetKind | None) -> bool:
+    return kind is not None and kind.dated and kind.tab == "report"
+
+
+def is_report(name: str, header: Sequence[Any] | None = None) -> bool:
+    if not is_report_kind(kind_of(name)):
+        return False
+    if header is None:
+        return True
+    names = {str(h).strip() for h in header if h not in (None, "")}
+    return all(c in names for c in REPORT_COLUMNS)
+
+
+# ----------------------------------------------------------------- canonical values
+
+def norm(value: Any) -> str:
+    """One cell as text, the same whether it comes from Python (before the
+    sheet is written) or from calamine (reading it back)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        f = float(value)
+        if f.is_integer() and abs(f) < 1e15:
+            return str(int(f))
+        return f"{f:.15g}"
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def canonical(rows: Sequence[Sequence[Any]]) -> list[list[str]]:
+    """Rows as text, trailing empty cells and trailing empty rows dropped."""
+    out = []
+    for row in rows:
+        cells = [norm(v) for v in row]
+        while cells and cells[-1] == "":
+            cells.pop()
+        out.append(cells)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _hash(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def sheet_digest(name: str, rows: list[list[str]]) -> str:
+    return _hash("musterroll/sheet/v1", name, rows)
+
+
+def row_tags(name: str, rows: list[list[str]]) -> list[str]:
+    return [_hash("musterroll/row/v1", name, i, r)[:8] for i, r in enumerate(rows)]
+
+
+def column_tags(name: str, rows: list[list[str]]) -> list[str]:
+    width = max((len(r) for r in rows), default=0)
+    return [_hash("musterroll/column/v1", name, j, [r[j] if j < len(r) else "" for r in rows])[:8] for j in range(width)]
+
+
+def chain_digest(name: str, rows: list[list[str]]) -> str:
+    return _hash("musterroll/chain/v1", name, rows)
+
+
+def genesis(commitment: str) -> str:
+    """What the first report's 'previous report' digest is: bound to the campaign key."""
+    return _hash("musterroll/genesis/v1", commitment.strip())
+
+
+# ----------------------------------------------------------------- report rows
+
+@dataclass(frozen=True)
+class Header:
+    """Column positions of a sheet's header, by name."""
+
+    positions: dict[str, int]
+
+    @classmethod
+    def of(cls, header: Sequence[Any]) -> Header:
+        pos: dict[str, int] = {}
+        for i, h in enumerate(header):
+            if h not in (None, ""):
+                pos.setdefault(str(h).strip(), i)
+        return cls(pos)
+
+    def get(self, row: Sequence[Any], column: str) -> Any:
+        i = self.positions.get(column)
+        if i is None or i >= len(row):
+            return None
+        v = row[i]
+        return None if v == "" else v
+
+    def cell(self, column: str, row_number: int) -> str:
+        from automation.workbook.reader import cell_ref
+
+        return cell_ref(self.positions.get(column, 0), row_number)
+
+
+def chain_start(header: Header, rows: Sequence[Sequence[Any]]) -> int:
+    """Index (in ``rows``, header = 0) of the first tamper-evidence row, or len(rows)."""
+    for i, row in enumerate(rows):
+        if i and header.get(row, "Step") == CHAIN_STEP:
+            return i
+    return len(rows)
+
+
+@dataclass(frozen=True)
+class RollRow:
+    """One roll as a report shows it."""
+
+    sheet: str
+    row: int  # 1-based sheet row
+    side: str
+    visible_to: str
+    table_id: str
+    column: str | None
+    dice: str
+    natural: Any
+    drm: Any
+    final: Any
+    modifiers: str
+    result: str | None  # the table's own result text (None when the report has no such column)
+    result_text: str
+    label: str
+
+
+def roll_rows(sheet: str, rows: Sequence[Sequence[Any]]) -> list[RollRow]:
+    """Every roll of a report (rows with a Label and a Table), before the chain block."""
+    if not rows:
+        return []
+    h = Header.of(rows[0])
+    out = []
+    for i, row in enumerate(rows[1:chain_start(h, rows)], start=1):
+        label, table = h.get(row, "Label"), h.get(row, "Table")
+        if not label or not table or h.get(row, "Step") == STATS_STEP:
+            continue
+        out.append(RollRow(
+            sheet, i + 1, str(h.get(row, "Side") or UMPIRE), str(h.get(row, "Visible to") or ALL),
+            str(table).split(" (")[0].strip(), _text(h.get(row, "Table column")), str(h.get(row, "Dice") or ""),
+            h.get(row, "Natural"), h.get(row, "DRM"), h.get(row, "Final"), str(h.get(row, "Modifiers") or ""),
+            _text(h.get(row, "Table result")), str(h.get(row, "Result") or ""), str(label)))
+    return out
+
+
+def _text(v: Any) -> str | None:
+    return None if v in (None, "") else str(v)
+
+
+def as_int(v: Any) -> int | None:
+    if isinstance(v, bool) or v in (None, ""):
+        return None
+    if isinstance(v, (int, float)) and float(v).is_integer():
+        return int(v)
+    if isinstance(v, str):
+        try:
+            return int(v.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def parse_dice(text: str) -> tuple[str, tuple[int, ...]] | None:
+    """A report's Dice cell back into dice: 'd10: 7' -> ('d10', (7,)); '2d6: 3+4'
+    -> ('2d6', (3, 4)); 'd100: 94' -> ('d100', (9, 4)), a 0 die reading 10."""
+    kind, _, shown = str(text).partition(":")
+    kind, shown = kind.strip(), shown.strip()
+    try:
+        if kind == "d100":
+            if len(shown) != 2 or not shown.isdigit():
+                return None
+            return kind, tuple(int(c) or 10 for c in shown)
+        return kind, tuple(int(v) for v in shown.split("+"))
+    except ValueError:
+        return None
