@@ -10,6 +10,7 @@ from typing import Any
 
 from automation.campaign.model import Dice, Entry, Waiting
 from automation.engine.dice import CampaignKey
+from automation.pbem.planning import Planned
 from automation.systems import BookSource
 from automation.errors import CellProblem, UsageError, WorkbookError, WorkbookFileError
 from automation.keys import key_path_for, read_key, write_key
@@ -51,8 +52,8 @@ def system_of(book: Workbook, settings: dict[str, Any]):
     return systems[system_id]
 
 
-def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
-    """Run the refit of ``book`` in memory: (outcome, sheets to append).
+def prepare(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None) -> Planned:
+    """Read ``book`` and run its refit in memory, keeping the run.
 
     ``book`` is the file adapter's :class:`Workbook` or the live Excel
     adapter's equivalent; both go through the same sheet contract. The key
@@ -65,7 +66,7 @@ def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path 
     cs = campaign_system(base.id)
     if cs is None:
         raise UsageError(f"{book.path}: refits of {base.id} campaigns are not available")
-    commitment = str(settings.get("Key commitment") or "")
+    commitment = str(settings.get("Key commitment") or "").strip()
     if key is None:
         key = read_key(key_path_for(Path(book.path), key_file), commitment)
     elif commitment and key.commitment != commitment:
@@ -73,11 +74,29 @@ def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path 
     system = system_from_workbook(book, base)
     inputs, state = cs.load(book, system, settings)
     run = cs.refit(state, inputs, Dice(key, system, cs.date_of(inputs)))
+    return Planned(cs, inputs, run, dict(settings))
+
+
+def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
+    """Run the refit of ``book`` in memory: (outcome, sheets to append)."""
+    planned = prepare(book, key, key_file)
     lists = book.read_lists()
-    lists["sides"] = list(cs.side_names(inputs))
-    sheets = cs.sheets_for(run, inputs, book, lists)
-    outcome = RefitOutcome(Path(str(book.path)), base.id, cs.date_of(inputs), [s.name for s in sheets], run.waiting,
-                           run.entries, run.completed)
+    lists["sides"] = list(planned.sides)
+    sheets = planned.system.sheets_for(planned.run, planned.inputs, book, lists)
+    run = planned.run
+    outcome = RefitOutcome(Path(str(book.path)), planned.system.id, planned.date, [s.name for s in sheets],
+                           run.waiting, run.entries, run.completed)
+    return outcome, sheets
+
+
+def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
+    """:func:`plan_refit`, with the report sheets sealed into the tamper-evident
+    chain (automation.audit): what `musterroll refit` and the ribbon append."""
+    from automation.audit import seal
+
+    outcome, sheets = plan_refit(book, key, key_file)
+    if sheets:
+        sheets = seal(book, sheets, key_file=key_file)
     return outcome, sheets
 
 
@@ -86,11 +105,8 @@ def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     from automation.workbook.package import append_sheets
 
     book = Workbook(Path(path))
-    outcome, sheets = plan_refit(book, key_file=key_file)
+    outcome, sheets = plan_sealed(book, key_file=key_file)
     if sheets:
-        from automation.audit import seal
-
-        sheets = seal(book, sheets, key_file=key_file)  # tamper-evident chain and dice statistics
         append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
     return outcome
 

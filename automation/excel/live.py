@@ -74,7 +74,7 @@ def refit_active_book(app: Any) -> list[str]:
     from automation.excel.source import ExcelSource
     from automation.excel.writer import Writer
     from automation.keys import key_path_for
-    from automation.service import plan_refit
+    from automation.service import plan_sealed
 
     book: Any = None
     writer: Any = None
@@ -85,8 +85,7 @@ def refit_active_book(app: Any) -> list[str]:
         source = ExcelSource(book)
         _status(app, f"Musterroll: refit of {book.name}...")
         key_file = key_path_for(source.path)
-        outcome, sheets = plan_refit(source, key_file=key_file)
-        sheets = sealed(source, sheets, key_file)
+        outcome, sheets = plan_sealed(source, key_file=key_file)
         if sheets:
             writer = Writer(book, status=lambda text: _status(app, text))
             screen = app.screen_updating
@@ -113,15 +112,6 @@ def refit_active_book(app: Any) -> list[str]:
     finally:
         _quietly(setattr, app, "status_bar", False)
     return written
-
-
-def sealed(source: Any, sheets: list[Any], key_file: Path) -> list[Any]:
-    """The sheets as ``musterroll refit`` appends them: automation.service.refit
-    passes plan_refit's sheets through automation.audit.seal (the tamper-evident
-    chain of reports), and so does the button."""
-    from automation.audit import seal
-
-    return seal(source, sheets, key_file=key_file) if sheets else sheets
 
 
 def success_message(book_name: str, date: str | None, written: list[str], waiting: Any) -> str:

@@ -1,7 +1,7 @@
 """Planning a refit in memory for the play-by-email commands.
 
-:func:`plan` runs exactly what :func:`automation.service.plan_refit` runs (same
-campaign system, same workbook tables, same key check) and also keeps the run,
+:func:`plan` is :func:`automation.service.prepare` (what `musterroll refit`
+runs: same campaign system, same workbook tables, same key check), keeping the run,
 whose state is where the refit stops (e.g. each side's CPP after the CPP roll),
 which an export shows its player. :class:`Overlay` is a workbook with extra
 sheets laid over it in memory: an import plans the refit on the master plus the
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automation.campaign.model import Dice, RefitRun, Waiting
+from automation.campaign.model import RefitRun, Waiting
 from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem, UsageError, WorkbookError
 from automation.systems import CampaignSystem
@@ -45,27 +45,16 @@ class CampaignOver(UsageError):
 
 
 def plan(book: Any, key: CampaignKey) -> Planned:
-    from automation.service import campaign_settings, system_of
-    from automation.systems import campaign_system
-    from automation.workbook.tables_io import system_from_workbook
+    """The refit planned in memory (automation.service.prepare), the campaign's
+    end said as such."""
+    from automation.service import prepare
 
-    settings = campaign_settings(book)
-    base = system_of(book, settings)
-    cs = campaign_system(base.id)
-    if cs is None:
-        raise UsageError(f"{book.path}: refits of {base.id} campaigns are not available")
-    commitment = str(settings.get("Key commitment") or "")
-    if commitment and key.commitment != commitment.strip():
-        raise UsageError(f"{book.path}: the key given does not match the workbook's commitment (Campaign!B4)")
-    system = system_from_workbook(book, base)
     try:
-        inputs, state = cs.load(book, system, settings)
+        return prepare(book, key)
     except WorkbookError as exc:
         if len(exc.problems) == 1 and "every date's refit is done" in exc.problems[0].message:
             raise CampaignOver(f"{book.path}: {exc.problems[0]}") from None
         raise
-    run = cs.refit(state, inputs, Dice(key, system, cs.date_of(inputs)))
-    return Planned(cs, inputs, run, dict(settings))
 
 
 class Overlay:
