@@ -169,11 +169,16 @@ def _band_index(table: Table, final: int) -> int:
 
 
 def odds(table: Table, column: str | None = None, drm: int = 0) -> list[Outcome]:
-    """Exact probability of each result, enumerating every throw."""
+    """Exact probability of each result, enumerating every throw (for an
+    opposed roll: of each side throwing higher, ties thrown again)."""
     column = _column(table, column)
     if table.kind is TableKind.OPPOSED:
         half = Fraction(1, 2)
         return [Outcome(f"{c} higher", half) for c in table.columns]
+    return _band_odds(table, column, drm)
+
+
+def _band_odds(table: Table, column: str, drm: int) -> list[Outcome]:
     _require_rows(table)
     totals: dict[str, Fraction] = {}
     bands: dict[str, list[str]] = {}
@@ -214,7 +219,7 @@ def resolve(
     drm = sum(m.value for m in mods)
     result, band, row, effect, final, by_natural = _outcome_for(table, column, dice, drm)
     probability = sum(
-        (o.probability for o in odds(table, column, drm) if o.result == result), Fraction(0)
+        (o.probability for o in _band_odds(table, column, drm) if o.result == result), Fraction(0)
     )
     return RollResult(
         label=label,

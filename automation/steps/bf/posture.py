@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from automation.campaign.model import ALL, StepResult, Waiting
-from automation.steps.bf.common import note, wait_orders
+from automation.campaign.model import ALL, UMPIRE, StepResult, Waiting
+from automation.steps.bf.common import note, rolled, wait_orders
 from automation.steps.bf.state import BFInputs, BFState
 
 STEP = "Posture"
@@ -36,6 +36,24 @@ def _chosen(state: BFState, inputs: BFInputs) -> tuple[dict[str, str], Waiting |
     return postures, None
 
 
+def _roll_off(dice, sides: tuple[str, str], entries: list) -> tuple[str, str]:
+    """Both attack: each side throws a d10, the high throw attacks, ties are
+    thrown again; every throw is a roll of its own in the report."""
+    shown = []
+    for attempt in range(1, 1000):
+        throws = []
+        for side in sides:
+            result = dice.roll("bf.posture_rolloff", ("posture", "rolloff", side, f"throw{attempt}"))
+            entries.append(rolled(STEP, RULE, side, f"roll-off throw {attempt}", result, f"throws {result.natural}",
+                                  visible=UMPIRE))
+            throws.append(result.natural)
+        x, y = throws
+        shown.append(f"{sides[0]} {x}, {sides[1]} {y}" + (" (tie: rolled again)" if x == y else ""))
+        if x != y:
+            return "; ".join(shown), sides[0] if x > y else sides[1]
+    raise AssertionError("a thousand ties in a row")  # pragma: no cover
+
+
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     postures, waiting = _chosen(state, inputs)
     if waiting:
@@ -45,9 +63,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     attackers = [s for s in (a, b) if postures[s] == "Attack"]
     attacker: str | None
     if len(attackers) == 2:
-        res = dice.opposed("bf.posture_rolloff", ("posture", "rolloff"), (a, b))
-        throws = "; ".join(f"{a} {x}, {b} {y}" + (" (tie: rolled again)" if x == y else "") for x, y in res.throws)
-        attacker = res.winner
+        throws, attacker = _roll_off(dice, (a, b), entries)
         entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {attacker} attacks, "
                             f"{inputs.other(attacker)} defends", None, "roll-off"))
     elif len(attackers) == 1:
