@@ -11,7 +11,8 @@ from automation.campaign.model import Dice, Entry, StepResult
 from automation.engine.dice import DiceKind, RollLabel
 from automation.rulebook import load_rulebook
 from automation.steps.abtf.state import (
-    SIDES, ABtFInputs, ABtFState, Area, CGDate, ClassInfo, Line, Mode, Ref, Reinforcement, SideRecord, Unit,
+    SIDES, ABtFInputs, ABtFState, Area, CGDate, ClassInfo, Line, Mode, Ref, Reinforcement, RGEntry, RGLine, SideRecord,
+    Unit,
 )
 from automation.workbook import abtf_sheets as K
 from automation.workbook.abtf_adapter import default_lists, settings_by_id
@@ -71,7 +72,7 @@ def unit(uid: str, side: str = "British", cls: str = "Squad", strength: str | No
     status = frozenset([status] if isinstance(status, str) else status)
     type_ = kw.pop("type", cls)
     return Unit(uid, side, cls, type_, strength, area=area, location=location, status=status,
-                ref=Ref("End 18N", f"B{abs(hash(uid)) % 90 + 2}"), **kw)
+                ref=Ref("End 18N", f"B{sum(map(ord, uid)) % 90 + 2}"), **kw)
 
 
 def block(name: str, controller: str | None, *strategic: str) -> Area:
@@ -95,8 +96,11 @@ def order(side: str, kind: str, subject: str | None = None, value: Any = None, u
     return line(kind, subject, value, units=units, path=path, sheet=f"Orders 19AM {side}", row=row)
 
 
-def record(side: str, san: int = 3, elr: int = 4, cpp: int = 0, fpp: int = 0, shortage: int = 0, date: str = "19AM") -> SideRecord:
-    return SideRecord(date, side, "Played", cpp, fpp, san, elr, shortage=shortage)
+def record(side: str, san: int = 3, elr: int = 4, cpp: int = 0, fpp: int = 0, shortage: int = 0, date: str = "19AM",
+           scenario: str = "Played", chit: str | None = None, attack: int = 0, idle: int = 0, at_mines: int = 0,
+           weather: str | None = None, ec: str | None = None) -> SideRecord:
+    return SideRecord(date, side, scenario, cpp, fpp, san, elr, chit, shortage=shortage, attack_chits=attack,
+                      idle_chits=idle, at_mines=at_mines, weather=weather, ec=ec)
 
 
 def cg_date(label: str) -> CGDate:
@@ -111,6 +115,8 @@ LISTS = default_lists(SYSTEM)
 
 def inputs(date: str = "19AM", previous: str | None = "18N", mode: Mode = Mode.SCENARIO, umpire: Iterable[Line] = (),
            orders: Mapping[str, Iterable[Line] | None] | None = None, reinforcements: Iterable[Reinforcement] = (),
+           purchases: Mapping[str, Iterable[Line] | None] | None = None, rgs: Iterable[RGEntry] = (),
+           rg_record: Iterable[RGLine] = (), chit_limits: Mapping[str, tuple[int | None, int | None]] | None = None,
            **settings: Any) -> ABtFInputs:
     values = settings_by_id(SYSTEM, {})
     values.update(settings)
@@ -118,9 +124,33 @@ def inputs(date: str = "19AM", previous: str | None = "18N", mode: Mode = Mode.S
     return ABtFInputs(
         cg_date(date), cg_date(previous) if previous else None, mode,
         tuple(cg_date(r["CG Date"]) for r in SYSTEM.charts["abtf.cpp_base_number"].rows), (), tuple(umpire),
-        {s: given.get(s, ()) for s in SIDES}, tuple(reinforcements), {}, CLASSES,
+        {s: given.get(s, ()) for s in SIDES}, tuple(reinforcements), _rg_map(rgs), CLASSES,
         tuple(LISTS["leader_ratings"]), tuple(LISTS["armor_leader_ratings"]), tuple(LISTS["quality"]), values,
-        {"umpire": f"Umpire {date}", **{f"orders:{s}": f"Orders {date} {s}" for s in SIDES}})
+        {"umpire": f"Umpire {date}", **{f"orders:{s}": f"Orders {date} {s}" for s in SIDES},
+         **{f"purchases:{s}": f"Purchases {date} {s}" for s in SIDES}},
+        {s: (tuple(purchases[s]) if purchases[s] is not None else None) for s in purchases} if purchases is not None
+        else {s: () for s in SIDES},
+        tuple(rg_record), {s: (a, i, Ref("Chit Limits", f"B{n}")) for n, (s, (a, i)) in enumerate((chit_limits or {}).items(), 2)},
+    )
+
+
+def _rg_map(rgs: Iterable[RGEntry]) -> dict:
+    return {(r.side, r.id, r.kg): r for r in rgs}
+
+
+def rg(side: str, rg_id: str, kg: str | None = None, cpp: int = 10, full: int = 3, depleted: int | None = 2,
+       unit_type: str = "6-5-8", date_max: int | None = 1, cg_max: int | None = 4, depletion: bool = True,
+       leader: str = "Infantry", leader_drm: str | None = None, vehicle: str | None = None, group: str = "Pltn") -> RGEntry:
+    return RGEntry(side, rg_id, kg, group, cpp, full, depleted, unit_type, date_max, cg_max, depletion, leader, leader_drm,
+                   ref=Ref(f"RG Chart {side}", "A2"), vehicle=vehicle)
+
+
+def purchase(side: str, kind: str, item: str, count: int | None = None, area: str | None = None, kg: str | None = None,
+             front_line: bool = False, row: int = 2) -> Line:
+    sheet = f"Purchases 19AM {side}"
+    refs = {c: Ref(sheet, f"{letter}{row}") for c, letter in
+            (("Purchase", "A"), ("Item", "B"), ("KG", "C"), ("Count", "D"), ("Area", "E"), ("Front Line", "F"), ("Notes", "G"))}
+    return Line(kind, item, count, area, None, (), None, "", refs, kg, front_line)
 
 
 def state(*units: Unit, areas: Iterable[Area] = (), british: SideRecord | None = None, german: SideRecord | None = None) -> ABtFState:

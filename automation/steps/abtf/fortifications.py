@@ -1,0 +1,114 @@
+"""†9.619 Purchasing Fortifications.
+
+Each side's Fortification purchases (Item: an Id of the Fortification Purchase
+chart, Count, the Setup Area, Front Line) are checked against every cap of the
+table and its notes: the buyer (German/British prices, British-only and
+German-only items), the FPP the side has, at most 12 A-P minefield factors per
+CG Date, British A-T Mines at most 2 per CG Date and 8 per CG, daytime HIP for
+at most 10% (FRU) of the side's Infantry units in that Setup Area, and only
+"F" items in a Front Line Location. Each purchase joins the CG Roster as a
+Fortification in its Setup Area; FPP not spent are lost."""
+from __future__ import annotations
+
+import math
+
+from automation.campaign.model import StepResult
+from automation.errors import CellProblem, WorkbookError
+from automation.steps.abtf.common import friendly_areas, note, pausable
+from automation.steps.abtf.state import BRITISH, GERMAN, SIDES, ABtFInputs, ABtFState, Unit
+
+STEP = "Purchasing Fortifications"
+RULE = "9.619"
+HIP_UNITS = ("hip_squad", "hip_hs", "hip_crew")
+
+
+def check(state: ABtFState, inputs: ABtFInputs, chart, side: str, problems: list[CellProblem]) -> list[tuple]:
+    rows = {str(r["Id"]): r for r in chart.rows}
+    valid_areas = friendly_areas(state, side, entry=False)
+    out = []
+    for o in inputs.purchases_of(side, "Fortification"):
+        row = rows.get(o.subject or "")
+        if row is None:
+            problems.append(o.at("Item").problem(f"Fortification: {o.subject!r} is not on the Fortification Purchase chart; "
+                                                 f"valid: {', '.join(rows)}"))
+            continue
+        count = 1 if o.value in (None, "") else o.value
+        if not isinstance(count, int) or count < 1:
+            problems.append(o.at("Count").problem(f"Fortification: {o.value!r} is not a number (1 or more)"))
+            continue
+        if (row["British only"] and side != BRITISH) or (row["German only"] and side != GERMAN) \
+                or row["Buyer"] not in ("Both", side):
+            problems.append(o.at("Item").problem(f"Fortification: {row['Fortification']} at {row['FPP']} FPP is for the "
+                                                 f"{row['Buyer']} only (9.619)"))
+            continue
+        if o.area not in valid_areas:
+            problems.append(o.at("Area").problem(f"Fortification: {o.area!r} is not a Setup Area of the {side}; valid: "
+                                                 f"{', '.join(valid_areas)}"))
+            continue
+        if o.front_line and not row["Front line allowed"]:
+            problems.append(o.at("Front Line").problem(f"Fortification: {row['Fortification']} may not set up in a Front Line "
+                                                       "Location (only items marked F, 9.619)"))
+        out.append((o, row, count))
+    return out
+
+
+def caps(state: ABtFState, inputs: ABtFInputs, side: str, bought: list[tuple], problems: list[CellProblem]) -> int:
+    """Checks the per-date, per-CG and HIP caps; returns the A-T Mines bought."""
+    ap = [(o, n) for o, row, n in bought if str(row["Id"]).startswith("ap_mine_factor")]
+    at = [(o, n) for o, row, n in bought if row["Id"] == "at_mine_factor"]
+    limit = inputs.setting("abtf.ap_mine_factors_per_cg_date")
+    if sum(n for _, n in ap) > limit:
+        problems.append(ap[-1][0].at("Count").problem(f"Fortification: {sum(n for _, n in ap)} A-P minefield factors this CG "
+                                                      f"Date; at most {limit} (9.619 note 2)"))
+    mines = sum(n for _, n in at)
+    if at:
+        per_date, per_cg = inputs.setting("abtf.at_mines_per_cg_date_british"), inputs.setting("abtf.at_mines_per_cg_british")
+        used = state.records[side].at_mines
+        if mines > per_date:
+            problems.append(at[-1][0].at("Count").problem(f"Fortification: {mines} A-T Mines this CG Date; at most {per_date}"))
+        if used + mines > per_cg:
+            problems.append(at[-1][0].at("Count").problem(f"Fortification: {used} A-T Mines bought so far and {mines} more; at "
+                                                          f"most {per_cg} in the CG"))
+    if not inputs.date.night:
+        percent = inputs.setting("abtf.hip_daytime_percent")
+        for area in sorted({o.area for o, row, _ in bought if row["Id"] in HIP_UNITS}):
+            hip = [(o, n) for o, row, n in bought if row["Id"] in HIP_UNITS and o.area == area]
+            infantry = sum(1 for u in state.units if u.side == side and u.area == area and u.cls in ("Squad", "HS", "Crew"))
+            cap = math.ceil(infantry * percent / 100)
+            if sum(n for _, n in hip) > cap:
+                problems.append(hip[-1][0].at("Count").problem(
+                    f"Fortification: {sum(n for _, n in hip)} units HIP in {area}; in a daytime scenario at most {percent}% "
+                    f"(FRU) of its {infantry} Infantry units: {cap}"))
+    return mines
+
+
+@pausable
+def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
+    chart = dice.system.charts["abtf.fortification_purchase"]
+    problems: list[CellProblem] = []
+    entries = []
+    for side in SIDES:
+        bought = check(state, inputs, chart, side, problems)
+        mines = caps(state, inputs, side, bought, problems)
+        have = state.records[side].fpp
+        cost = sum(int(row["FPP"]) * n for _, row, n in bought)
+        if cost > have and bought:
+            problems.append(bought[0][0].at("Item").problem(f"Fortification: the {side} fortifications cost {cost} FPP, more "
+                                                            f"than the {have} FPP it has"))
+        if problems:
+            continue
+        for o, row, n in bought:
+            name = " ".join(p for p in (row["Fortification"], row["Variant"]) if p)
+            kind = f"{name} ({n} factors)" if "factor" in str(row["Fortification"]).lower() else (f"{name} x{n}" if n > 1 else name)
+            uid = f"{side[0]}-{inputs.date.label}-F{len([u for u in state.units if u.cls == 'Fortification']) + 1}"
+            state = state.put(Unit(uid, side, "Fortification", kind, area=o.area or "", pp=0,
+                                   status=frozenset({"Front Line"} if o.front_line else ()), notes="bought 9.619"))
+            entries.append(note(STEP, RULE, f"{kind} in {o.area}: {int(row['FPP']) * n} FPP", side, uid, visible=side))
+        if inputs.date.night and bought:
+            entries.append(note(STEP, RULE, "night: the Scenario Defender's 25% HIP (E1.2) costs no FPP", side, side, visible=side))
+        entries.append(note(STEP, RULE, f"FPP spent {cost} of {have}; {have - cost} unspent are lost", side, side, visible=side))
+        state = state.record(side, fpp=0, at_mines=state.records[side].at_mines + mines)
+        state = state.with_(fortified={**state.fortified, side: cost})
+    if problems:
+        raise WorkbookError(problems)
+    return StepResult(state, tuple(entries))

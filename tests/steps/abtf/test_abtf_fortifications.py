@@ -1,0 +1,66 @@
+"""9.619 fortification purchases with every cap of the table and its notes."""
+from __future__ import annotations
+
+import pytest
+
+from automation.errors import WorkbookError
+from automation.steps.abtf import fortifications
+from tests.support.abtf import ScriptedDice, block, inputs, purchase, record, state, texts, unit
+
+AREAS = [block("A", "British", "A2"), block("F", "German", "F3")]
+
+
+def fortify(british=(), german=(), fpp=(30, 30), at_mines=0, date="19AM", units=()):
+    given = inputs(date=date, purchases={"British": british, "German": german})
+    start = state(*units, areas=AREAS, british=record("British", fpp=fpp[0], at_mines=at_mines),
+                  german=record("German", fpp=fpp[1]))
+    return fortifications.run(start, given, ScriptedDice())
+
+
+def test_fortifications_cost_their_fpp_join_the_roster_and_unspent_fpp_are_lost():
+    result = fortify(german=[purchase("German", "Fortification", "ap_mine_factor_german", 4, "F"),
+                             purchase("German", "Fortification", "wire", 1, "F", row=3),
+                             purchase("German", "Fortification", "foxhole_2", 2, "F", front_line=True, row=4)])
+    forts = [(u.type, u.area, u.has("Front Line")) for u in result.state.units]
+    assert forts == [("A-P minefield factor (4 factors)", "F", False), ("Wire", "F", False),
+                     ("Foxhole 2-squad x2", "F", True)]
+    assert result.state.records["German"].fpp == 0 and result.state.fortified["German"] == 12 + 10 + 4
+    assert "FPP spent 26 of 30; 4 unspent are lost" in texts(result, "German")
+
+
+def test_british_a_t_mines_count_towards_the_cg_total():
+    result = fortify([purchase("British", "Fortification", "at_mine_factor", 2, "A")], at_mines=5)
+    assert result.state.records["British"].at_mines == 7 and result.state.records["British"].fpp == 0
+
+
+@pytest.mark.parametrize("british, german, kw, message", [
+    ([], [purchase("German", "Fortification", "at_mine_factor", 1, "F")], {},
+     r"Purchases 19AM German!B2: Fortification: A-T Mine factor at 4 FPP is for the British only"),
+    ([purchase("British", "Fortification", "wire", 1, "A")], [], {}, r"Wire at 10 FPP is for the German only"),
+    ([purchase("British", "Fortification", "ap_mine_factor_german", 1, "A")], [], {}, r"at 3 FPP is for the German only"),
+    ([], [purchase("German", "Fortification", "ap_mine_factor_german", 13, "F")], {"fpp": (0, 40)},
+     r"Purchases 19AM German!D2: Fortification: 13 A-P minefield factors this CG Date; at most 12"),
+    ([purchase("British", "Fortification", "at_mine_factor", 3, "A")], [], {}, r"D2: Fortification: 3 A-T Mines this CG Date; at most 2"),
+    ([purchase("British", "Fortification", "at_mine_factor", 2, "A")], [], {"at_mines": 7},
+     r"7 A-T Mines bought so far and 2 more; at most 8 in the CG"),
+    ([purchase("British", "Fortification", "trench", 1, "A", front_line=True)], [], {},
+     r"Purchases 19AM British!F2: Fortification: Trench may not set up in a Front Line Location"),
+    ([purchase("British", "Fortification", "fortified_location", 4, "A")], [], {},
+     r"Purchases 19AM British!B2: Fortification: the British fortifications cost 40 FPP, more than the 30 FPP it has"),
+    ([purchase("British", "Fortification", "foxhole_1", 1, "F")], [], {}, r"E2: Fortification: 'F' is not a Setup Area of the British"),
+    ([purchase("British", "Fortification", "bunker", 1, "A")], [], {}, r"B2: Fortification: 'bunker' is not on the Fortification"),
+])
+def test_fortification_caps_are_enforced_at_their_cells(british, german, kw, message):
+    with pytest.raises(WorkbookError, match=message):
+        fortify(british, german, **kw)
+
+
+def test_daytime_hip_is_capped_at_ten_percent_fru_of_the_areas_infantry_but_not_at_night():
+    squads = [unit(f"B-{n}", area="A") for n in range(11)]
+    hip = [purchase("British", "Fortification", "hip_squad", 3, "A")]
+    with pytest.raises(WorkbookError, match=r"3 units HIP in A; in a daytime scenario at most 10% \(FRU\) of its 11 Infantry "
+                                            r"units: 2"):
+        fortify(hip, units=squads)
+    assert fortify([purchase("British", "Fortification", "hip_squad", 2, "A")], units=squads).state.records["British"].fpp == 0
+    night = fortify(hip, units=squads, date="18N")
+    assert "night: the Scenario Defender's 25% HIP (E1.2) costs no FPP" in texts(night, "British")
