@@ -52,13 +52,6 @@ def report_sheet(name: str, entries: Sequence[Entry], sides: Sequence[str] = ())
     return NewSheet(name, rows, kind="report", column_widths=REPORT_WIDTHS)
 
 
-def posture_reveal(state: BFState, sides: Sequence[str]) -> Entry:
-    """2.1.1.6: both sides reveal their posture once the refit is done."""
-    chosen = "; ".join(f"{s} {state.postures[s]}" for s in sides if s in state.postures)
-    outcome = f"{state.attacker} attacks" if state.attacker else "both defend: no scenario is played"
-    return Entry("Reveal posture", "2.1.1.6", f"postures revealed: {chosen}: {outcome}", None, "posture", None, ALL, 2)
-
-
 def _validations(kind, lists: dict[str, list[str]]) -> list[ListValidation]:
     from automation.workbook.reader import allowed_values
 
@@ -120,8 +113,6 @@ def sheets_for(run: RefitRun[BFState], inputs: BFInputs, book: Workbook, lists: 
         if book.has(name):
             continue
         entries = [e for e in run.entries if e.stage == stage]
-        if stage == 2 and run.state.postures:
-            entries.append(posture_reveal(run.state, inputs.side_names))
         out.append(report_sheet(name, entries, inputs.side_names))
         if stage == 2:
             out.append(roster_sheet(K.ROSTER.name_for(date=label), run.state, lists))

@@ -57,7 +57,8 @@ def test_every_table_chart_and_modifier_carries_a_9_6_rule_number(abtf):
 
 
 def test_asl_tables_use_2d6_for_dr_and_d6_for_dr(abtf):
-    two = {"escape", "shift", "rg_strength", "leader", "ammunition_shortage", "elr_change", "weather", "cpp_variable_arrival", "bog_removal"}
+    two = {"escape", "shift", "rg_strength", "leader", "ammunition_shortage", "elr_change", "weather", "cpp_variable_arrival",
+           "bog_removal", "task_check"}
     for t in abtf.tables.values():
         expected = "2d6" if t.id.removeprefix("abtf.") in two else "d6"
         assert t.dice.value == expected, t.id
@@ -716,3 +717,12 @@ def test_bog_removal_is_umpire_entered_and_refuses_to_roll(abtf):
     assert t.umpire_entered and t.is_empty
     with pytest.raises(UsageError):
         resolve(t, (3, 4))
+
+
+def test_the_task_check_passes_on_a_dr_at_most_the_morale(abtf):
+    table = abtf.tables["abtf.task_check"]
+    assert {o.result: o.probability for o in odds(table, "Morale 7")} == {"Passes": F(21, 36), "Fails": F(15, 36)}
+    # a 9-2 leader's -2: morale 7 now passes on a natural 9 or less
+    assert {o.result: o.probability for o in odds(table, "Morale 7", -2)}["Passes"] == F(30, 36)
+    assert resolve(table, (6, 6), Situation(quantities={"leadership_drm": -2}), column="Morale 10").result == "Passes"
+    assert resolve(table, (6, 5), column="Morale 10").result == "Fails"

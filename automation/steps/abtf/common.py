@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from automation.campaign.model import ALL, UMPIRE, Entry, StepResult, Waiting
-from automation.engine.dice import DiceKind
-from automation.engine.resolver import AppliedModifier, RollResult, Situation, roll
-from automation.engine.tables import Band, Table
+from automation.engine.resolver import RollResult, Situation
+from automation.errors import UsageError
 from automation.steps.abtf.state import ABtFInputs, ABtFState, Removal, Unit, enemy
 from automation.workbook import abtf_sheets as K
 
@@ -96,38 +95,27 @@ def umpire_outcomes(state: ABtFState, inputs: ABtFInputs, kind: str, valid: Sequ
     return out
 
 
-# ------------------------------------------------------------ checks without a printed table
-
-def adhoc_table(table_id: str, title: str, source: str, dice: DiceKind, bands: Sequence[tuple[int | None, int | None, str, dict]],
-                notes: Sequence[str] = ()) -> Table:
-    """A two-or-more band table built from campaign data (a unit's morale), not from
-    the rules files: used where the seed names a main-rule check it does not print."""
-    return Table(table_id, "asl-abtf", title, source, dice, ("Result",),
-                 tuple(Band(low, high, {"Result": text}, {"Result": effect}) for low, high, text, effect in bands),
-                 notes=tuple(notes))
-
+# ------------------------------------------------------------ main-rule checks the seed names
 
 def task_check(dice: Any, label: Sequence[object], morale: int, leader: Unit | None, source: str, what: str) -> RollResult:
-    """A Task Check: 2d6 plus the leadership DRM; passed when the final DR is at
-    most the morale (9.6041, the main rules' TC)."""
-    table = adhoc_table("abtf.itc", f"{what} (Task Check against morale {morale})", source, DiceKind.TWO_D6,
-                        [(None, morale, "Passes", {"passed": True}), (morale + 1, None, "Fails", {"passed": False})])
-    extra: list[AppliedModifier] = []
-    if leader is not None and leader.leadership_drm:
-        extra.append(AppliedModifier(f"Leadership DRM of {leader.id} ({leader.strength})", leader.leadership_drm, source, "leadership"))
-    return roll(table, dice.key, dice.label(*label), Situation(extra=tuple(extra)))
+    """A Task Check on table abtf.task_check: 2d6 plus the leadership DRM,
+    passed when the final DR is at most the unit's morale (9.6041)."""
+    table = dice.system.table("abtf.task_check")
+    column = f"Morale {morale}"
+    if column not in table.columns:
+        raise UsageError(f"{what}: morale {morale} has no column on abtf.task_check; valid: {', '.join(table.columns)}")
+    quantities = {"leadership_drm": leader.leadership_drm} if leader is not None and leader.leadership_drm else {}
+    return dice.roll("abtf.task_check", label, Situation(quantities=quantities), column=column)
 
 
 def random_selection(dice: Any, label: Sequence[object], units: Sequence[Unit], source: str) -> tuple[Unit, list[RollResult]]:
-    """Random Selection: one dr per unit, the highest is selected; units tied on
-    the highest roll again (attempt 2, 3 ...)."""
-    table = adhoc_table("abtf.random_selection", "Random Selection (highest dr is selected)", source, DiceKind.D6,
-                        [(n, n, str(n), {"dr": n}) for n in range(1, 7)])
+    """Random Selection on table abtf.random_selection: one dr per unit, the
+    highest is selected; units tied on the highest throw again (attempt 2, 3 ...)."""
     pool = list(units)
     rolls: list[RollResult] = []
     attempt = 1
     while len(pool) > 1:
-        got = [(u, roll(table, dice.key, dice.label(*label, "random selection", attempt, u.id))) for u in pool]
+        got = [(u, dice.roll("abtf.random_selection", (*label, "random selection", attempt, u.id))) for u in pool]
         rolls += [r for _, r in got]
         top = max(r.final for _, r in got)
         pool = [u for u, r in got if r.final == top]
@@ -279,7 +267,7 @@ def battle_harden(inputs: ABtFInputs, unit: Unit, factors: str | None) -> tuple[
 
 
 __all__ = [
-    "ALL", "UMPIRE", "Pause", "adhoc_table", "battle_harden", "best_leader", "casualty_reduce", "eliminate", "friendly_areas", "isolated",
+    "ALL", "UMPIRE", "Pause", "battle_harden", "best_leader", "casualty_reduce", "eliminate", "friendly_areas", "isolated",
     "need_orders", "need_purchases", "note", "umpire_outcomes", "purchases_sheet", "orders_sheet", "pausable", "random_selection", "replace_unit", "rolled", "task_check",
     "umpire_sheet", "uncontrolled", "wait_orders", "wait_umpire",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from automation.campaign.model import Dice, RefitRun, Step, run_steps
 from automation.steps.bf import (
     ammunition, breakpoints, casualties, cleanup, combine, cpp, discipline, fpp, knocked_out, orders_check, posture,
-    purchases, repair, turn_length, withdrawal,
+    purchases, repair, reveal, summary, turn_length, withdrawal,
 )
 from automation.steps.bf.state import BFInputs, BFState
 
@@ -31,6 +31,8 @@ STEPS: tuple[Step[BFState, BFInputs], ...] = (
     Step(purchases.STEP, purchases.RULE, 2, purchases.run),
     Step(fpp.STEP, fpp.RULE, 2, fpp.run),
     Step(turn_length.STEP, turn_length.RULE, 2, turn_length.run),
+    Step(reveal.STEP, reveal.RULE, 2, reveal.run),
+    Step(summary.STEP, summary.RULE, 2, summary.run),
 )
 
 

@@ -141,7 +141,7 @@ class Roster:
         return Roster({k: v for k, v in self.mes.items() if k in present}, self.stands)
 
     def count(self, side: str) -> int:
-        return sum(1 for s in self.stands if s.side == side and s.kind not in ("Fortification",))
+        return sum(1 for s in self.stands if s.side == side and s.kind not in ("Fortification", "OBA module", "Aircraft"))
 
 
 @dataclass(frozen=True)
