@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from automation.workbook.schema import Column, Kind, ListRef, SheetKind
 
 MAX_ROWS = 200_000
 MAX_COLUMNS = 500
+MAX_CELLS = 4_000_000  # the parser lays a sheet out densely: about 32 bytes a cell
+CACHE_CELLS = 500_000  # parsed cells kept for a second read
 
 
 def column_letter(index: int) -> str:
@@ -67,14 +70,38 @@ def describe(value: Any) -> str:
         return f"{'TRUE' if value else 'FALSE'}"
     if isinstance(value, float) and value.is_integer():
         return f"the number {int(value)}"
-    if isinstance(value, (dt.date, dt.datetime)):
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0):
+            return f"the date {value.date().isoformat()}"
+        return f"the date and time {value.isoformat(sep=' ')}"
+    if isinstance(value, dt.date):
         return f"the date {value.isoformat()}"
+    if isinstance(value, dt.time):
+        return f"the time {value.isoformat()}"
+    if isinstance(value, dt.timedelta):
+        return f"the duration {value}"
     return f"the number {value}"
+
+
+def missing_sheet(name: str, kind: SheetKind, present: Sequence[str]) -> CellProblem:
+    """The sheet is not there: say what it is for, what its header holds, and
+    which sheet the user may have meant."""
+    import difflib
+
+    near = [n for n in present if n.strip().lower() == name.strip().lower()]
+    near = near or difflib.get_close_matches(name, list(present), n=1, cutoff=0.75)
+    hint = f" (is {near[0]!r} meant to be it? rename it {name!r})" if near else ""
+    header = f"; its first row holds: {', '.join(kind.header)}" if kind.columns else ""
+    return CellProblem(name, "A1", f"the sheet is missing{hint}. Add a sheet named {name!r}{header}. "
+                                   f"It holds: {kind.description}")
 
 
 class Workbook:
     """A campaign workbook opened for reading. Keeps the digest of the bytes it
-    read, so a later write can refuse if the file changed on disk meanwhile."""
+    read, so a later write can refuse if the file changed on disk meanwhile.
+
+    The file is read once: the digest, the package checks and the parser all
+    use the same bytes. A sheet is parsed only when asked for, once."""
 
     def __init__(self, path: Path) -> None:
         from automation.workbook.safety import check_package
@@ -84,31 +111,84 @@ class Workbook:
             data = self.path.read_bytes()
         except FileNotFoundError:
             raise WorkbookFileError(f"{self.path}: no such file") from None
+        except IsADirectoryError:
+            raise WorkbookFileError(f"{self.path}: is a folder, not a workbook") from None
         except OSError as exc:
             raise WorkbookFileError(f"{self.path}: cannot be read ({exc.strerror})") from None
-        check_package(self.path, data)
+        self._package = check_package(self.path, data)
         self.digest = hashlib.sha256(data).hexdigest()
-        from python_calamine import CalamineError, CalamineWorkbook
+        from python_calamine import CalamineWorkbook
 
         try:
-            self._book = CalamineWorkbook.from_filelike(__import__("io").BytesIO(data))
-        except (CalamineError, ValueError, OSError) as exc:
+            self._book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
         self.sheet_names: list[str] = list(self._book.sheet_names)
+        self._parts: dict[str, str] | None = None
+        self._raw: dict[str, list[list[Any]]] = {}
+        self._cached = 0
 
     def has(self, name: str) -> bool:
         return name in self.sheet_names
 
+    def _check_extent(self, name: str) -> None:
+        """Refuse, before parsing, a sheet whose values reach too far to lay out."""
+        from automation.workbook.safety import sheet_extent, sheet_parts
+
+        if self._parts is None:
+            self._parts = sheet_parts(self._package, str(self.path))
+        part = self._parts.get(name)
+        if part is None:
+            return
+        extent = sheet_extent(self._package, part, str(self.path), limit=min(MAX_CELLS, MAX_ROWS * MAX_COLUMNS))
+        problems = []
+        if extent.rows > MAX_ROWS:
+            problems.append(CellProblem(name, extent.lowest, f"a value in row {extent.rows}; at most {MAX_ROWS} rows are "
+                                                             "read: clear the cells below the table"))
+        if extent.columns > MAX_COLUMNS:
+            problems.append(CellProblem(name, extent.rightmost, f"a value in column {column_letter(extent.columns - 1)}; "
+                                        f"at most {MAX_COLUMNS} columns are read: clear the cells right of the table"))
+        if not problems and extent.cells > MAX_CELLS:
+            problems.append(CellProblem(name, extent.lowest, f"values reach row {extent.rows} and column "
+                                        f"{column_letter(extent.columns - 1)} ({extent.rightmost}), {extent.cells} cells; "
+                                        f"at most {MAX_CELLS} are read: clear the cells far from the table"))
+        if problems:
+            raise WorkbookError(problems, str(self.path))
+
     def raw(self, name: str) -> list[list[Any]]:
+        """The sheet's cells as values, row by row, from A1. Kept for the next
+        read (see :meth:`_keep`): callers must not change the lists returned."""
+        if name in self._raw:
+            return self._raw[name]
         if name not in self.sheet_names:
-            raise WorkbookError(CellProblem(name, "A1", "the sheet is missing"), str(self.path))
-        sheet = self._book.get_sheet_by_name(name)
-        if sheet.height > MAX_ROWS or sheet.width > MAX_COLUMNS:
-            raise WorkbookError(
-                CellProblem(name, "A1", f"the sheet is {sheet.height} rows by {sheet.width} columns; at most "
-                                        f"{MAX_ROWS} rows and {MAX_COLUMNS} columns are read"), str(self.path))
-        rows = sheet.to_python(skip_empty_area=False)
-        return [list(r) for r in rows]
+            raise WorkbookError(CellProblem(name, "A1", f"the sheet {name!r} is missing; {self._present()}"), str(self.path))
+        self._check_extent(name)
+        try:
+            sheet = self._book.get_sheet_by_name(name)
+            rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]
+        except Exception as exc:  # noqa: BLE001 - a damaged sheet part
+            raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc})"), str(self.path)) from None
+        self._keep(name, rows)
+        return rows
+
+    def _keep(self, name: str, rows: list[list[Any]]) -> None:
+        """Keep parsed sheets for the next read, up to CACHE_CELLS cells in all
+        (the oldest go first): a refit reads a few sheets twice, while reading
+        a whole long campaign must not hold it all in memory."""
+        cells = sum(len(r) for r in rows)
+        if cells > CACHE_CELLS:
+            return
+        self._raw[name] = rows
+        self._cached += cells
+        while self._cached > CACHE_CELLS:
+            oldest = next(iter(self._raw))
+            self._cached -= sum(len(r) for r in self._raw.pop(oldest))
+
+    def _present(self, limit: int = 12) -> str:
+        names = self.sheet_names
+        shown = ", ".join(repr(n) for n in names[:limit])
+        more = f" and {len(names) - limit} more" if len(names) > limit else ""
+        return f"the workbook has {shown}{more}" if names else "the workbook has no sheets"
 
     def read(
         self,
@@ -118,10 +198,16 @@ class Workbook:
     ) -> list[SheetRow]:
         """The validated rows of sheet ``name`` (default: the kind's title)."""
         name = name or kind.title
+        if name not in self.sheet_names:
+            raise WorkbookError(missing_sheet(name, kind, self.sheet_names), str(self.path))
         return validate_rows(name, kind, self.raw(name), lists or {}, str(self.path))
 
     def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
         """A wide sheet: one column per list, the header is the list's name."""
+        if name not in self.sheet_names:
+            from automation.workbook.schema import LISTS
+
+            raise WorkbookError(missing_sheet(name, LISTS, self.sheet_names), str(self.path))
         rows = self.raw(name)
         if not rows:
             return {}
@@ -153,10 +239,28 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def _date_text(value: Any) -> str | None:
-    """Excel turns 'Dec 24' typed in a cell into a date: read it back as typed."""
+    """Excel turns 'Dec 24' typed in a cell into a date (of the current year):
+    read it back as typed, whatever the machine's locale."""
     if isinstance(value, (dt.datetime, dt.date)):
-        return value.strftime("%b %d").replace(" 0", " ")
+        return f"{MONTHS[value.month - 1]} {value.day}"
+    return None
+
+
+def _calendar_date(value: Any) -> str | None:
+    """A calendar date as YYYY-MM-DD, from a date cell or text written so."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip()[:10]).isoformat() if len(value.strip()) == 10 else None
+        except ValueError:
+            return None
     return None
 
 
@@ -166,11 +270,21 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
     if empty:
         return None, (None if not column.required else f"is empty; {expected(column, lists)} is required")
     kind = column.kind
+    if kind is Kind.DATE:
+        day = _calendar_date(value)
+        if day is None:
+            return None, f"{describe(value)} where {expected(column, lists)} is expected"
+        return day, None
     if kind is Kind.TEXT:
         text = _as_text(value) or _date_text(value)
         if text is None:
-            return None, f"{describe(value)} where text is expected"
-        return text, None
+            hint = ""
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                shown = int(value) if float(value).is_integer() else value
+                hint = f" (to keep a number as text, type it with an apostrophe first: '{shown})"
+            return None, f"{describe(value)} where text is expected{hint}"
+        problem = _name_part_problem(text, column.name_part) if column.name_part else None
+        return (None, problem) if problem else (text, None)
     if kind in (Kind.INT, Kind.NUMBER, Kind.INT_OR_TEXT):
         if isinstance(value, bool):
             return None, f"{describe(value)} where {expected(column, lists)} is expected"
@@ -207,6 +321,20 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
     raise AssertionError(kind)  # pragma: no cover
 
 
+def _name_part_problem(text: str, most: int) -> str | None:
+    """A value that becomes part of sheet names (a side's name)."""
+    from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
+
+    bad = FORBIDDEN_SHEET_CHARS.search(text)
+    if len(text) > most:
+        return f"{text!r} has {len(text)} characters; at most {most}, as it is part of sheet names"
+    if bad:
+        return f"{text!r} holds {bad.group()!r}, which a sheet name cannot; use none of [ ] : * ? / \\"
+    if text.startswith("'") or text.endswith("'"):
+        return f"{text!r} begins or ends with an apostrophe, which a sheet name cannot"
+    return None
+
+
 def allowed_values(column: Column, lists: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
     if isinstance(column.choices, ListRef):
         return tuple(lists.get(column.choices.name, ()))
@@ -222,6 +350,8 @@ def expected(column: Column, lists: Mapping[str, Sequence[str]]) -> str:
         return "a number"
     if column.kind is Kind.INT_OR_TEXT:
         return "a value"
+    if column.kind is Kind.DATE:
+        return "a date (a date cell, or text written YYYY-MM-DD)"
     if column.kind in (Kind.CHOICE, Kind.BOOL):
         return "one of " + ", ".join(allowed_values(column, lists))
     return "text"

@@ -23,6 +23,7 @@ class Kind(enum.Enum):
     BOOL = "Yes/No"
     CHOICE = "choice"
     INT_OR_TEXT = "integer or text"
+    DATE = "date"  # a calendar date: a date cell, or text written YYYY-MM-DD; read as YYYY-MM-DD
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Column:
     unique: bool = False
     width: float = 14
     note: str = ""
+    name_part: int = 0  # the values become part of sheet names: at most this many characters, none of [ ] : * ? / \
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,9 @@ class SheetKind:
 
 def check_sheet_name(name: str) -> str:
     """Raise ValueError unless ``name`` is a valid Excel sheet name."""
-    if not name or len(name) > MAX_SHEET_NAME:
-        raise ValueError(f"sheet name {name!r} must be 1-{MAX_SHEET_NAME} characters (it has {len(name)})")
+    length = len(name.encode("utf-16-le")) // 2  # as Excel counts
+    if not name or length > MAX_SHEET_NAME:
+        raise ValueError(f"sheet name {name!r} must be 1-{MAX_SHEET_NAME} characters (it has {length})")
     bad = FORBIDDEN_SHEET_CHARS.search(name)
     if bad:
         raise ValueError(f"sheet name {name!r} may not contain {bad.group()!r} (none of [ ] : * ? / \\)")
@@ -117,7 +120,7 @@ TABLES = SheetKind(
     "tables", "Tables",
     (Column("Table", width=28), Column("Title", width=34), Column("Rule", width=12), Column("Dice", width=7),
      Column("Min", Kind.INT, required=False, width=6), Column("Max", Kind.INT, required=False, width=6),
-     Column("Column", width=18), Column("Natural", required=False, width=9),
+     Column("Column", width=18), Column("Natural", Kind.INT_OR_TEXT, required=False, width=9),
      Column("Result", required=False, width=44), Column("Effect", required=False, width=30)),
     tab="tables", description="Every band of every dice table, one row per band and column: edit results or band edges "
     "here. A row with a Natural (e.g. 2, doubles) is decided by the natural dice before any band. A table the rules do not "
@@ -136,7 +139,8 @@ CHARTS = SheetKind(
     "charts", "Charts",
     (Column("Chart", width=28), Column("Row", Kind.INT, width=6), Column("Field", width=22),
      Column("Value", Kind.INT_OR_TEXT, required=False, width=30), Column("Rule", width=12)),
-    tab="tables", description="Lookup charts the rules print without dice (one row per cell), for reference and editing.",
+    tab="tables", description="Lookup charts the rules print without dice (one row per cell), for reference: the refit "
+    "uses the rules file's charts (the discipline ladder comes from the Lists sheet).",
 )
 LISTS = SheetKind(
     "lists", "Lists",
@@ -147,7 +151,7 @@ LISTS = SheetKind(
 )
 SIDES_SHEET = SheetKind(
     "sides", "Sides",
-    (Column("Side", unique=True, width=12, note="at most 10 characters: it is part of sheet names"),
+    (Column("Side", unique=True, width=12, note="at most 10 characters: it is part of sheet names", name_part=10),
      Column("Nationality", width=12), Column("Starting CPP", Kind.INT, width=10), Column("Starting FPP", Kind.INT, width=10),
      Column("Armor withdrawal", Kind.CHOICE, choices=YES_NO, width=10),
      Column("First posture", Kind.CHOICE, required=False, choices=("Attack", "Defend"), width=10)),

@@ -105,6 +105,29 @@ def _modifiers_from_rows(rows: list[SheetRow]) -> dict[str, list[dict[str, Any]]
     return out
 
 
+def _keep_what_the_sheet_does_not_show(raw: dict[str, Any], table: Table) -> None:
+    """The Tables sheet shows a table without printed bands (a roll-off, or one
+    the umpire fills in) as one row of its first column, and has no place for
+    notes: keep the rules file's columns for such a table, and its notes where
+    the sheet's band, natural or modifier is still the rules file's."""
+    if not raw["rows"] and not raw["naturals"]:
+        raw["columns"] = list(table.columns) + [c for c in raw["columns"] if c not in table.columns]
+    notes = {(b.low, b.high): b.note for b in table.bands if b.note}
+    for band in raw["rows"]:
+        note = notes.get((band.get("min"), band.get("max")))
+        if note:
+            band["note"] = note
+    natural_notes = {("doubles" if n.doubles else n.total): n.note for n in table.naturals if n.note}
+    for natural in raw["naturals"]:
+        note = natural_notes.get("doubles" if natural.get("doubles") else natural.get("total"))
+        if note:
+            natural["note"] = note
+    mod_notes = {m.id: m.note for m in table.modifiers if m.note}
+    for m in raw.get("modifiers", ()):
+        if m["id"] in mod_notes:
+            m.setdefault("note", mod_notes[m["id"]])
+
+
 def system_from_workbook(book: Workbook, base: RuleSystem) -> RuleSystem:
     """``base`` (the rules file) with bands, results and modifiers as the
     workbook's Tables and Modifiers sheets hold them."""
@@ -132,6 +155,7 @@ def system_from_workbook(book: Workbook, base: RuleSystem) -> RuleSystem:
             raw["clamp"] = list(table.clamp)
         raw["umpire_entered"] = table.umpire_entered
         raw["modifiers"] = mods.get(tid, [])
+        _keep_what_the_sheet_does_not_show(raw, table)
         try:
             tables[tid] = build_table(raw, base.id, _SheetWhere(TABLES.title))  # type: ignore[arg-type]
         except RulesError as exc:

@@ -1,0 +1,162 @@
+"""The reader's pieces: values converted by column kind, and how far a sheet
+reaches found before it is parsed."""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from automation.errors import WorkbookError
+from automation.workbook.reader import Workbook, convert, describe
+from automation.workbook.schema import Column, Kind, ListRef, choice
+from automation.workbook.safety import Extent, sheet_extent, sheet_parts
+
+DATE = Column("Calendar date", Kind.DATE)
+LABEL = Column("Date")
+COUNT = Column("Stands", Kind.INT)
+MIXED = Column("Value", Kind.INT_OR_TEXT)
+SIDE = choice("Side", ListRef("sides"))
+LISTS = {"sides": ["German", "Russian"]}
+
+
+@pytest.mark.parametrize("value, expected", [
+    (dt.date(1942, 12, 23), "1942-12-23"),
+    (dt.datetime(1942, 12, 23, 0, 0), "1942-12-23"),
+    ("1942-12-23", "1942-12-23"),
+    (" 1942-12-23 ", "1942-12-23"),
+])
+def test_a_calendar_date_is_read_from_a_date_cell_or_iso_text(value: object, expected: str) -> None:
+    assert convert(DATE, value, {}) == (expected, None)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("23.12.1942", "text '23.12.1942' where a date (a date cell, or text written YYYY-MM-DD) is expected"),
+    (15697.0, "the number 15697 where a date (a date cell, or text written YYYY-MM-DD) is expected"),
+    (dt.time(6, 30), "the time 06:30:00 where a date (a date cell, or text written YYYY-MM-DD) is expected"),
+])
+def test_a_calendar_date_in_another_form_is_refused(value: object, message: str) -> None:
+    assert convert(DATE, value, {}) == (None, message)
+
+
+def test_a_date_label_excel_made_into_a_date_reads_as_typed() -> None:
+    assert convert(LABEL, dt.date(2026, 12, 24), {}) == ("Dec 24", None)
+    assert convert(LABEL, dt.datetime(2026, 1, 5), {}) == ("Jan 5", None)
+    assert convert(MIXED, dt.date(2026, 12, 24), {}) == ("Dec 24", None)
+
+
+def test_labels_excel_leaves_as_text_are_kept() -> None:
+    for label in ("Dec 24 AM", "18PM", "Day 3"):
+        assert convert(LABEL, label, {}) == (label, None)
+
+
+def test_whole_numbers_text_numbers_and_choices() -> None:
+    assert convert(COUNT, 3.0, {}) == (3, None)
+    assert convert(COUNT, " 12 ", {}) == (12, None)
+    assert convert(COUNT, True, {}) == (None, "TRUE where a whole number is expected")
+    assert convert(MIXED, "No CPP's", {}) == ("No CPP's", None)
+    assert convert(MIXED, -3.0, {}) == (-3, None)
+    assert convert(SIDE, "russian ", LISTS) == ("Russian", None)
+    assert convert(SIDE, "Soviet", LISTS) == (None, "text 'Soviet' is not allowed; valid: German, Russian")
+    assert convert(SIDE, "", LISTS) == (None, "is empty; one of German, Russian is required")
+
+
+def test_describe_names_what_is_in_the_cell() -> None:
+    assert describe(None) == "an empty cell"
+    assert describe(7.0) == "the number 7"
+    assert describe(dt.datetime(1942, 12, 23, 6, 15)) == "the date and time 1942-12-23 06:15:00"
+    assert describe(dt.timedelta(hours=2)) == "the duration 2:00:00"
+
+
+# ------------------------------------------------------------------ how far a sheet reaches
+
+WORKBOOK = (b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+            b'<sheet name="A &amp; B" sheetId="1" r:id="rId1"/><sheet name="Far" sheetId="2" r:id="rId2"/></sheets></workbook>')
+RELS = (b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        b'<Relationship Id="rId1" Type="t" Target="worksheets/sheet1.xml"/>'
+        b'<Relationship Id="rId2" Type="t" Target="/xl/worksheets/far.xml"/></Relationships>')
+
+
+def package(**sheets: bytes) -> zipfile.ZipFile:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/workbook.xml", WORKBOOK)
+        z.writestr("xl/_rels/workbook.xml.rels", RELS)
+        for name, xml in sheets.items():
+            z.writestr(f"xl/worksheets/{name}.xml", xml)
+    return zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+
+
+def sheet(cells: bytes, prefix: bytes = b"") -> bytes:
+    ns = b"xmlns" + (b":" + prefix[:-1] if prefix else b"") + b'="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    return b"<" + prefix + b"worksheet " + ns + b"><" + prefix + b"sheetData>" + cells + b"</" + prefix + b"sheetData></" + prefix + b"worksheet>"
+
+
+def test_sheet_parts_follow_the_relationships_and_unescape_names() -> None:
+    assert sheet_parts(package(), "book") == {"A & B": "xl/worksheets/sheet1.xml", "Far": "xl/worksheets/far.xml"}
+
+
+def test_the_extent_comes_from_the_cells_holding_values() -> None:
+    xml = sheet(b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="C1"><v>2</v></c></row>'
+                b'<row r="7"><c r="B7"><v>1</v></c><c r="Z9000" s="3"/></row>')
+    z = package(sheet1=xml)
+    assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=10**6) == Extent(9000, 26)  # a quick bound
+    assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100) == Extent(7, 3, "B7", "C1")  # exact
+
+
+def test_cells_without_references_and_prefixed_tags_are_counted_in_place() -> None:
+    xml = sheet(b'<x:row r="4"><x:c><x:v>1</x:v></x:c><x:c/><x:c t="s"><x:v>2</x:v></x:c></x:row>', prefix=b"x:")
+    assert sheet_extent(package(sheet1=xml), "xl/worksheets/sheet1.xml", "book") == Extent(4, 3, "A4", "C4")
+
+
+def test_a_sheet_split_across_chunks_is_scanned_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    import automation.workbook.safety as safety
+
+    monkeypatch.setattr(safety, "CHUNK", 64)
+    rows = b"".join(b'<row r="%d"><c r="B%d"><v>%d</v></c></row>' % (i, i, i) for i in range(1, 400))
+    xml = sheet(rows + b'<row r="400"><c r="AA400" t="inlineStr"><is><t>x</t></is></c></row>')
+    assert sheet_extent(package(sheet1=xml), "xl/worksheets/sheet1.xml", "book", limit=1) == Extent(400, 27, "AA400", "AA400")
+
+
+def test_a_far_value_is_refused_naming_its_cell_before_the_sheet_is_parsed(tmp_path: Path) -> None:
+    import openpyxl
+
+    path = tmp_path / "far.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    wb.active["A1"], wb.active["B2"], wb.active["KZ50000"] = "Notes", "ok", "far"
+    wb.save(path)
+    with pytest.raises(WorkbookError) as caught:
+        Workbook(path).raw("Notes")
+    assert str(caught.value) == ("Notes!KZ50000: values reach row 50000 and column KZ (KZ50000), 15600000 cells; "
+                                 "at most 4000000 are read: clear the cells far from the table")
+
+
+def test_a_workbook_part_with_a_dtd_is_refused_before_any_entity_is_expanded() -> None:
+    from automation.errors import WorkbookFileError
+
+    bomb = (b'<!DOCTYPE workbook [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            + WORKBOOK.replace(b'name="Far"', b'name="&b;"'))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("xl/workbook.xml", bomb)
+        z.writestr("xl/_rels/workbook.xml.rels", RELS)
+    with pytest.raises(WorkbookFileError, match=r"book: xl/workbook.xml is damaged \(a DTD is not allowed"):
+        sheet_parts(zipfile.ZipFile(io.BytesIO(buf.getvalue())), "book")
+
+
+@pytest.mark.parametrize("budget", [0, 40, 10**6])
+def test_a_sheet_read_again_gives_the_same_rows_whether_it_was_kept_or_not(monkeypatch: pytest.MonkeyPatch,
+                                                                           budget: int) -> None:
+    import automation.workbook.reader as reader
+    from automation.samples import SAMPLE
+
+    monkeypatch.setattr(reader, "CACHE_CELLS", budget)
+    book = Workbook(SAMPLE)
+    first = {name: [list(r) for r in book.raw(name)] for name in ("Sides", "Dates", "Roster Start", "Sides")}
+    assert book._cached <= budget
+    assert {name: book.raw(name) for name in first} == first
+    assert first["Sides"][1][:3] == ["German", "German", 10.0]

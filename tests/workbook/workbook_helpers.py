@@ -1,0 +1,46 @@
+"""Helpers for the workbook tests: copies of the bundled sample edited the way an
+umpire would in a spreadsheet (openpyxl stands in for Excel)."""
+from __future__ import annotations
+
+import shutil
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+
+from automation.samples import SAMPLE
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def copy_sample(folder: Path, name: str = "campaign.xlsx") -> Path:
+    """A copy of the Advance to Rostov sample with its key beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    book = folder / name
+    shutil.copyfile(SAMPLE, book)
+    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    return book
+
+
+def edit(book: Path, change: Callable[[Any], None]) -> Path:
+    """Open ``book`` as a spreadsheet program would, let ``change`` edit it, save it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wb = openpyxl.load_workbook(book)
+        change(wb)
+        wb.save(book)
+    return book
+
+
+def sheet_values(book: Path, name: str) -> list[list[Any]]:
+    from python_calamine import CalamineWorkbook
+
+    return [list(r) for r in CalamineWorkbook.from_path(str(book)).get_sheet_by_name(name).to_python()]
