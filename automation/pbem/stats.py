@@ -90,6 +90,7 @@ def collect(rolls: Iterable[RollRow], system: RuleSystem) -> CampaignStats:
     """Tally every roll by side (the roll's Side; side-less rolls are the umpire's)."""
     groups: dict[tuple[str, str, str], list[tuple[str, dict[str, Fraction]]]] = {}
     faces: dict[tuple[str, int], list[int]] = {}
+    known: dict[tuple[str, str, int], dict[str, Fraction]] = {}  # exact odds, once per table, column and DRM
     out = CampaignStats()
     for r in rolls:
         side = r.side if r.visible_to in (ALL, r.side) else UMPIRE
@@ -102,7 +103,9 @@ def collect(rolls: Iterable[RollRow], system: RuleSystem) -> CampaignStats:
         if column not in table.columns:
             out.unreadable.append(f"{r.sheet}!A{r.row}")
             continue
-        chances = {o.result: o.probability for o in odds(table, column, drm)}
+        chances = known.get((table.id, column, drm))
+        if chances is None:
+            chances = known[(table.id, column, drm)] = {o.result: o.probability for o in odds(table, column, drm)}
         observed = r.result if r.result is not None else table_result(table, column, r.dice, drm) or r.result_text
         groups.setdefault((side, table.id, column), []).append((observed, chances))
         thrown = die_faces(r.dice)
