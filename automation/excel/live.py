@@ -1,18 +1,30 @@
-"""The Refit button: the refit of the campaign workbook open in Excel.
+"""The ribbon button: the refit, or the dice desk, on the workbook open in Excel.
 
 The add-in's RunMain runs ``import musterroll_addin; musterroll_addin.main()``,
 which is :func:`main` here. It takes the workbook active in the Excel that
-called it (never the add-in itself), reads it through the sheet contract
-(:class:`automation.excel.source.ExcelSource`), runs the same service function
-as ``musterroll refit`` (:func:`automation.service.plan_refit`, with the key in
-BOOK.key beside the workbook) and writes the new sheets into the open workbook
-(:class:`automation.excel.writer.Writer`). The umpire saves the workbook.
+called it (never the add-in itself) and reads it through the sheet contract
+(:class:`automation.excel.source.ExcelSource`). What it then does depends on
+the workbook's active sheet, as the umpire means it:
+
+* the "Roll requests" sheet or a Desk log: the new roll requests are resolved,
+  as ``musterroll roll-requests`` does;
+* a tracker's sheet (Greif, Supply dumps, Fires...) or one of its logs: that
+  tracker is brought up to date, as ``musterroll trackers --only TRACKER`` does;
+* any other sheet: the refit, as ``musterroll refit`` does.
+
+Both run the same pure service functions as the command line
+(:func:`automation.desk.service.plan_active_sheet`,
+:func:`automation.service.plan_sealed`), with the key in BOOK.key beside the
+workbook, and the new sheets are written into the open workbook as one batch
+(:class:`automation.excel.writer.Writer`), recorded under the name the command
+line gives it so ``musterroll undo`` takes it back. The umpire saves the workbook.
 
 What the umpire sees: progress in Excel's status bar, then one alert: what was
-written and what the refit waits for; or a Musterroll error as it is (Sheet!Cell,
-what is there, what is valid), with nothing written; or, for an unexpected
-error, a short message with the details in BOOK.musterroll.log beside the
-workbook. Never a silent failure, never a Python traceback.
+written and what follows (what the refit waits for, or the rolls the desk
+made); or a Musterroll error as it is (Sheet!Cell, what is there, what is
+valid), with nothing written; or, for an unexpected error, a short message with
+the details in BOOK.musterroll.log beside the workbook. Never a silent failure,
+never a Python traceback.
 """
 from __future__ import annotations
 
@@ -33,18 +45,18 @@ MAX_ALERT_CHARS = 900
 
 
 class ExcelError(MusterrollError):
-    """Excel holds no campaign workbook to refit (none open, the add-in, not saved)."""
+    """Excel holds no campaign workbook to work on (none open, the add-in, not saved)."""
 
 
 def main() -> None:
-    """Refit the active workbook of the Excel that called the add-in."""
+    """Run the button on the active workbook of the Excel that called the add-in."""
     try:
         app = caller_app()
     except Exception as exc:  # no Excel to show an alert in: RunPython shows stderr
         print(f"Musterroll: Excel could not be reached from Python ({type(exc).__name__}: {exc}). "
               "Click Refit in Excel with the campaign workbook open.", file=sys.stderr)
         raise SystemExit(1) from None
-    refit_active_book(app)
+    run_active_book(app)
 
 
 def caller_app() -> Any:
@@ -68,35 +80,77 @@ def active_book(app: Any) -> Any:
     return book
 
 
-def refit_active_book(app: Any) -> list[str]:
-    """Run the refit on ``app``'s active workbook; returns the names of the sheets written.
-    Every outcome ends in one alert (SystemExit only if Excel cannot show it)."""
+def active_sheet_name(book: Any) -> str | None:
+    """The name of ``book``'s active sheet; None when Excel gives none (a chart sheet, say)."""
+    try:
+        return str(book.sheets.active.name)
+    except Exception:
+        return None
+
+
+def desk_job(sheet: str | None) -> str | None:
+    """What the desk does when ``sheet`` is active, chosen as
+    :func:`automation.desk.service.plan_active_sheet` chooses it: "Roll requests"
+    (the Roll requests sheet or a Desk log), a tracker's title (its sheet or one
+    of its logs), or None: not a sheet the desk works on, so the button refits."""
+    from automation.desk import requests, tracking
+    from automation.desk.trackers import TRACKERS
+    from automation.workbook.desk_sheets import ROLL_REQUESTS
+
+    if sheet is None:
+        return None
+    if sheet == ROLL_REQUESTS.title or requests.LOG_NAME.match(sheet):
+        return ROLL_REQUESTS.title
+    for tracker in TRACKERS.values():
+        if sheet == tracker.kind.title or tracking.log_names(tracker, [sheet]):
+            return str(tracker.title)
+    return None
+
+
+def run_active_book(app: Any) -> list[str]:
+    """One click of the button on ``app``'s active workbook: the desk's job when
+    the active sheet is one the desk works on, else the refit. Returns the names
+    of the sheets written. Every outcome ends in one alert (SystemExit only if
+    Excel cannot show it)."""
     from automation.excel.source import ExcelSource
     from automation.excel.writer import Writer
     from automation.keys import key_path_for
-    from automation.service import plan_sealed
 
     book: Any = None
     writer: Any = None
+    job: str | None = None
     written: list[str] = []
     try:
         book = active_book(app)
+        sheet = active_sheet_name(book)
+        job = desk_job(sheet)
         _status(app, f"Musterroll: reading {book.name}...")
         source = ExcelSource(book)
-        _status(app, f"Musterroll: refit of {book.name}...")
         key_file = key_path_for(source.path)
-        outcome, sheets = plan_sealed(source, key_file=key_file)
+        if job is None:
+            from automation.service import plan_sealed
+
+            _status(app, f"Musterroll: refit of {book.name}...")
+            outcome, sheets = plan_sealed(source, key_file=key_file)
+            batch = f"Refit {outcome.date}"
+        else:
+            from automation.desk.service import plan_active_sheet
+
+            _status(app, f"Musterroll: {job} in {book.name}...")
+            outcome, sheets = plan_active_sheet(source, str(sheet), key_file=key_file)
+            batch = desk_batch(outcome.job, [s.name for s in sheets])
         if sheets:
             writer = Writer(book, status=lambda text: _status(app, text))
             screen = app.screen_updating
             app.screen_updating = False
             try:
-                written = writer.write_batch(sheets, batch=f"Refit {outcome.date}")
+                written = writer.write_batch(sheets, batch=batch)
             finally:
                 _quietly(setattr, app, "screen_updating", screen)
             if writer.notes:
                 write_log(book, "Notes on the appearance of the new sheets:\n" + "\n".join(writer.notes))
-        message = success_message(book.name, outcome.date, written, outcome.waiting)
+        message = (success_message(book.name, outcome.date, written, outcome.waiting) if job is None
+                   else desk_message(book.name, job, written, outcome.notes))
         _status(app, f"Musterroll: {message.splitlines()[0]}")
         _alert(app, message, "info")
     except MusterrollError as exc:
@@ -107,11 +161,18 @@ def refit_active_book(app: Any) -> list[str]:
         left = [n for n in notes if n.startswith("could not remove")]
         outcome_text = ("some new sheets could not be removed again: delete them by hand (the log names them)"
                         if left else "nothing was written to the workbook")
-        _alert(app, f"The refit stopped on an unexpected error; {outcome_text}.\n"
+        what = "The refit" if job is None else f"The desk ({job})"
+        _alert(app, f"{what} stopped on an unexpected error; {outcome_text}.\n"
                     f"The details are in {log}. Please send that file with your report.", "critical")
     finally:
         _quietly(setattr, app, "status_bar", False)
     return written
+
+
+def desk_batch(job: str, names: list[str]) -> str:
+    """The batch name the command line records for the same sheets
+    (automation.desk.service.roll_requests / update_trackers), so undo reads it alike."""
+    return ("Desk " if job == "roll requests" else "Trackers ") + ", ".join(names)
 
 
 def success_message(book_name: str, date: str | None, written: list[str], waiting: Any) -> str:
@@ -123,6 +184,24 @@ def success_message(book_name: str, date: str | None, written: list[str], waitin
         lines.append("Nothing new to write.")
     lines.append(f"Now {waiting}." if waiting else f"{date}: refit complete.")
     return "\n".join(lines)
+
+
+def desk_message(book_name: str, job: str, written: list[str], notes: list[str]) -> str:
+    """What the desk did: the sheets added, then its notes (each roll made, what
+    was already logged, each tracker's state), cut to fit an alert; the whole is
+    in the new sheets."""
+    lines = [f"{job} in {book_name}"]
+    if written:
+        lines.append("Added: " + ", ".join(written))
+        lines.append("Save the workbook to keep the new sheets.")
+    else:
+        lines.append("Nothing new to write.")
+        if job == "Roll requests" and not notes:
+            lines.append("The Roll requests sheet lists no request yet: one row per roll, ID and Table at least.")
+    room = MAX_ALERT_LINES - len(lines)
+    if len(notes) > room:
+        notes = notes[:room - 1] + [f"... and {len(notes) - room + 1} more: see the new sheets."]
+    return "\n".join(lines + notes)
 
 
 def shown(message: str, book: Any) -> str:

@@ -6,7 +6,8 @@ behaving as Excel does where it matters:
 * a text written into a cell is typed as if entered by hand: "=..." becomes a
   formula, "-3" or "4.5" a number, "TRUE" a boolean, "Dec 24" a date, unless it
   starts with the text prefix ``'`` (which is not kept);
-* ``sheets.add`` puts the sheet where asked and makes it the active sheet;
+* ``sheets.add`` puts the sheet where asked and makes it the active sheet
+  (``book.sheets.active``, which ``sheet.activate()`` also sets);
   Windows' COM ``api`` for tab colour, frozen panes and hidden names.
 
 Every class has ``__slots__``: the code under test can use nothing else.
@@ -332,6 +333,11 @@ class Sheets:
 
     def __len__(self) -> int:
         return len(self.items)
+
+    @property
+    def active(self) -> Sheet | None:
+        """The sheet in front of the umpire (xlwings' ``book.sheets.active``)."""
+        return self.book.active_sheet
 
     def __getitem__(self, key: int | str) -> Sheet:
         if isinstance(key, int):
