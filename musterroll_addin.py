@@ -2,8 +2,9 @@
 
 The add-in's Refit button calls its VBA RunMain, which runs
 ``import musterroll_addin; musterroll_addin.main()`` (the module is named after
-the add-in file). ``main`` refits the campaign workbook active in Excel; see
-automation.excel.live.
+the add-in file). ``main`` acts on the workbook active in Excel: it refits the campaign, or, when
+a dice desk sheet is active, resolves its roll requests or updates that
+tracker; see automation.excel.live.
 """
 from automation.excel.live import main
 

@@ -150,15 +150,29 @@ def _count(output: TrackerOutput) -> str:
     return f"{len(output.rolls)} roll(s) logged" + (f", {due} due" if due else "")
 
 
+def desk_job(sheet: str | None) -> str | None:
+    """What the desk does when ``sheet`` is active: "Roll requests" (the Roll
+    requests sheet or a Desk log), a tracker's title (its sheet or one of its
+    logs), or None: not a sheet the desk works on (the ribbon then refits)."""
+    if sheet is None:
+        return None
+    if sheet == ROLL_REQUESTS.title or desk_requests.LOG_NAME.match(sheet):
+        return ROLL_REQUESTS.title
+    for t in TRACKERS.values():
+        if sheet == t.kind.title or sheet in tracking.log_names(t, [sheet]):
+            return str(t.title)
+    return None
+
+
 def plan_active_sheet(book: BookSource, sheet: str, key: CampaignKey | None = None, key_file: Path | None = None,
                       today: dt.date | None = None) -> tuple[DeskOutcome, list[NewSheet]]:
     """What the ribbon's desk button does on the active sheet: roll the requests
     (on Roll requests or a Desk log) or bring that sheet's tracker up to date."""
-    if sheet == ROLL_REQUESTS.title or desk_requests.LOG_NAME.match(sheet):
+    job = desk_job(sheet)
+    if job == ROLL_REQUESTS.title:
         return plan_roll_requests(book, key, key_file, today)
-    for t in TRACKERS.values():
-        if sheet == t.kind.title or sheet in tracking.log_names(t, [sheet]):
-            return plan_trackers(book, key, key_file, [t.id])
+    if job is not None:
+        return plan_trackers(book, key, key_file, [t.id for t in TRACKERS.values() if str(t.title) == job])
     names = ", ".join([ROLL_REQUESTS.title] + [t.kind.title for t in TRACKERS.values()])
     raise UsageError(f"sheet {sheet!r} is not a desk sheet; the desk works on: {names}")
 

@@ -88,25 +88,6 @@ def active_sheet_name(book: Any) -> str | None:
         return None
 
 
-def desk_job(sheet: str | None) -> str | None:
-    """What the desk does when ``sheet`` is active, chosen as
-    :func:`automation.desk.service.plan_active_sheet` chooses it: "Roll requests"
-    (the Roll requests sheet or a Desk log), a tracker's title (its sheet or one
-    of its logs), or None: not a sheet the desk works on, so the button refits."""
-    from automation.desk import requests, tracking
-    from automation.desk.trackers import TRACKERS
-    from automation.workbook.desk_sheets import ROLL_REQUESTS
-
-    if sheet is None:
-        return None
-    if sheet == ROLL_REQUESTS.title or requests.LOG_NAME.match(sheet):
-        return ROLL_REQUESTS.title
-    for tracker in TRACKERS.values():
-        if sheet == tracker.kind.title or tracking.log_names(tracker, [sheet]):
-            return str(tracker.title)
-    return None
-
-
 def run_active_book(app: Any) -> list[str]:
     """One click of the button on ``app``'s active workbook: the desk's job when
     the active sheet is one the desk works on, else the refit. Returns the names
@@ -123,6 +104,8 @@ def run_active_book(app: Any) -> list[str]:
     try:
         book = active_book(app)
         sheet = active_sheet_name(book)
+        from automation.desk.service import desk_job
+
         job = desk_job(sheet)
         _status(app, f"Musterroll: reading {book.name}...")
         source = ExcelSource(book)

@@ -20,7 +20,7 @@ from automation.desk.sheets import ADDABLE
 from automation.desk.trackers import TRACKERS
 from automation.engine.dice import DiceKind, RollLabel
 from automation.errors import UsageError
-from automation.excel.live import desk_job
+from automation.desk.service import desk_job
 from automation.keys import read_key
 from automation.workbook.package import list_batches
 from automation.workbook.reader import Workbook
