@@ -22,7 +22,8 @@ from typing import Any
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook.reader import (
-    MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetRow, cell_ref, column_letter, describe, missing_sheet, validate_rows,
+    MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetRow, cell_ref, column_letter, lists_from_rows, missing_sheet,
+    validate_rows,
 )
 from automation.workbook.schema import LISTS, SheetKind
 
@@ -44,36 +45,6 @@ def cell_value(value: Any) -> Any:
             return value.time()
         return value.date() if value.time() == dt.time(0) else value
     return value
-
-
-def lists_from_rows(name: str, rows: Sequence[Sequence[Any]], path: str | None) -> dict[str, list[str]]:
-    """The lists of a wide sheet: one column per list, the header is the list's name.
-
-    The same reading as :meth:`automation.workbook.reader.Workbook.read_lists`, taking
-    the rows instead of a file (see the report: it belongs in reader.py, with
-    ``Workbook.read_lists`` calling it)."""
-    if not rows:
-        return {}
-    out: dict[str, list[str]] = {}
-    problems: list[CellProblem] = []
-    for col, head in enumerate(rows[0]):
-        if head in (None, ""):
-            continue
-        values: list[str] = []
-        for r, row in enumerate(rows[1:], start=2):
-            v = row[col] if col < len(row) else ""
-            if v in (None, ""):
-                continue
-            if not isinstance(v, str):
-                problems.append(CellProblem(name, cell_ref(col, r), f"{describe(v)} where a list value (text) is expected"))
-                continue
-            if v.strip() in values:
-                problems.append(CellProblem(name, cell_ref(col, r), f"{v!r} appears twice in list {head!r}"))
-            values.append(v.strip())
-        out[str(head).strip()] = values
-    if problems:
-        raise WorkbookError(problems, path)
-    return out
 
 
 def present_sheets(names: Sequence[str], limit: int = 12) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 
 from automation.errors import UsageError
 from automation.workbook.package import TAB_COLOURS, NewSheet
+from automation.workbook.reader import column_letter
 
 TEXT_PREFIX = "'"
 MAX_TEXT = 32_767
@@ -55,16 +56,6 @@ def excel_value(value: Any, where: str) -> Any:
             raise UsageError(f"{where}: a date-time with a time zone cannot be stored; use local time")
         return value
     raise UsageError(f"{where}: a value of type {type(value).__name__} cannot be written")
-
-
-def column_letter(index: int) -> str:
-    """0 -> A, 26 -> AA."""
-    letters = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
 
 
 def auto_widths(rows: Sequence[Sequence[object]]) -> list[float]:

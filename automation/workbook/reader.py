@@ -208,29 +208,7 @@ class Workbook:
             from automation.workbook.schema import LISTS
 
             raise WorkbookError(missing_sheet(name, LISTS, self.sheet_names), str(self.path))
-        rows = self.raw(name)
-        if not rows:
-            return {}
-        out: dict[str, list[str]] = {}
-        problems: list[CellProblem] = []
-        for col, head in enumerate(rows[0]):
-            if head in (None, ""):
-                continue
-            values: list[str] = []
-            for r, row in enumerate(rows[1:], start=2):
-                v = row[col] if col < len(row) else ""
-                if v in (None, ""):
-                    continue
-                if not isinstance(v, str):
-                    problems.append(CellProblem(name, cell_ref(col, r), f"{describe(v)} where a list value (text) is expected"))
-                    continue
-                if v.strip() in values:
-                    problems.append(CellProblem(name, cell_ref(col, r), f"{v!r} appears twice in list {head!r}"))
-                values.append(v.strip())
-            out[str(head).strip()] = values
-        if problems:
-            raise WorkbookError(problems, str(self.path))
-        return out
+        return lists_from_rows(name, self.raw(name), str(self.path))
 
 
 def _as_text(value: Any) -> str | None:
@@ -411,3 +389,30 @@ def validate_rows(
     if problems:
         raise WorkbookError(problems, path)
     return rows
+
+
+def lists_from_rows(name: str, rows: list[list[Any]], path: str | None = None) -> dict[str, list[str]]:
+    """The lists of a wide sheet (one column per list, the header is the list's
+    name), from its rows: every problem of the sheet reported together."""
+    if not rows:
+        return {}
+    out: dict[str, list[str]] = {}
+    problems: list[CellProblem] = []
+    for col, head in enumerate(rows[0]):
+        if head in (None, ""):
+            continue
+        values: list[str] = []
+        for r, row in enumerate(rows[1:], start=2):
+            v = row[col] if col < len(row) else ""
+            if v in (None, ""):
+                continue
+            if not isinstance(v, str):
+                problems.append(CellProblem(name, cell_ref(col, r), f"{describe(v)} where a list value (text) is expected"))
+                continue
+            if v.strip() in values:
+                problems.append(CellProblem(name, cell_ref(col, r), f"{v!r} appears twice in list {head!r}"))
+            values.append(v.strip())
+        out[str(head).strip()] = values
+    if problems:
+        raise WorkbookError(problems, path)
+    return out
