@@ -212,6 +212,8 @@ def export(book_path: Path, side: str, out: Path, password: str | None = None, k
     view = views.view_for(str(settings.get("Rule system") or ""), book)
     over_note = ""
     try:
+        if views.over(view, book):
+            raise planning.CampaignOver(f"{book.path}: the campaign is over")
         planned = planning.plan(book, key)
         outcome, _ = plan_refit(book, key)  # the refit's own word on what it waits for
     except planning.CampaignOver:

@@ -31,6 +31,7 @@ from typing import Any
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.pbem.export import INFO_SHEET, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
+from automation.workbook.schema import system_kinds
 
 
 class ImportRefused(WorkbookError):
@@ -68,6 +69,25 @@ def _clean(value: Any) -> Any:
     return None if value == "" else value
 
 
+def unalias(raw: list[list[Any]], h: Header, names: dict[str, str], columns: tuple[str, ...] = ("Subject",)) -> None:
+    """Enemy aliases a player named turned back into the names: a whole cell of
+    ``columns`` (the view's ``alias_columns``; Subject by default), or one item
+    of a comma-separated Units cell."""
+    if not names:
+        return
+    for column in columns:
+        i = h.positions.get(column)
+        if i is None:
+            continue
+        for r in raw[1:]:
+            if i >= len(r) or not isinstance(r[i], str):
+                continue
+            if r[i].strip() in names:
+                r[i] = names[r[i].strip()]
+            elif column == "Units" and any(p.strip() in names for p in r[i].split(",")):
+                r[i] = ", ".join(names.get(p.strip(), p.strip()) for p in r[i].split(","))
+
+
 def import_orders(book_path: Path, orders_path: Path, password: str | None = None, key_file: Path | None = None) -> str:
     from automation.pbem import guard, planning, views
     from automation.service import plan_refit
@@ -101,7 +121,7 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
     sides = planned_now.sides
     side = str(info.get("Side") or "").strip()
     sheet = str(info.get("Orders sheet") or "").strip()
-    kind = kind_of(sheet)
+    kind = kind_of(sheet, system_kinds(str(settings.get("Rule system") or "")).values())
     if side not in sides:
         raise refuse([info_problem("Side", f"Side: {side!r} is not a side of this campaign; valid: {', '.join(sides)}")])
     if kind is None or not kind.per_side or kind.tab != "orders" or name_parts(kind, sheet, (side,)).get("side") != side:
@@ -124,17 +144,12 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
                                                    "are out of date (export again for the current decision)")])
     raw = [list(r) for r in ret.raw(sheet)]
     h = Header.of(raw[0]) if raw else Header({})
-    names = view.unalias(book, planned_now, side, key)
-    subject = h.positions.get("Subject")
-    if subject is not None:
-        for r in raw[1:]:
-            if subject < len(r) and isinstance(r[subject], str) and r[subject].strip() in names:
-                r[subject] = names[r[subject].strip()]
+    unalias(raw, h, view.unalias(book, planned_now, side, key), getattr(view, "alias_columns", ("Subject",)))
     extra = {sheet: raw}
     for s in sides:
         other = kind.name_for(date=date, side=s)
         if other != sheet and not book.has(other):
-            extra[other] = view.placeholder(other)
+            extra[other] = views.stand_in(view, other, planned_now)
     try:
         checked, _ = plan_refit(planning.Overlay(book, extra), key)
     except WorkbookError as exc:

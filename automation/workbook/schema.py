@@ -159,10 +159,34 @@ SIDES_SHEET = SheetKind(
 )
 
 
-def sheet_kinds() -> dict[str, SheetKind]:
-    """Every sheet kind of every system, by id."""
-    from automation.workbook import bf_sheets
+SHARED_KINDS = (SETTINGS, SIDES_SHEET, TABLES, MODIFIERS, CHARTS, LISTS)
 
-    kinds = {k.id: k for k in (SETTINGS, SIDES_SHEET, TABLES, MODIFIERS, CHARTS, LISTS)}
-    kinds.update({k.id: k for k in bf_sheets.KINDS})
+
+def _system_kinds() -> dict[str, tuple[SheetKind, ...]]:
+    from automation.workbook import abtf_sheets, bf_sheets
+
+    return {"bf-campaign": bf_sheets.KINDS, "asl-abtf": abtf_sheets.KINDS}
+
+
+def sheet_kinds() -> dict[str, SheetKind]:
+    """Every sheet kind of every system, by id (Battlefront's before A Bridge
+    Too Far's: where both name a dated sheet alike, ``Orders {date} {side}``, a
+    lookup over all kinds finds Battlefront's; :func:`system_kinds` tells them
+    apart by the campaign's rule system)."""
+    kinds = {k.id: k for k in SHARED_KINDS}
+    for own in _system_kinds().values():
+        kinds.update({k.id: k for k in own})
+    return kinds
+
+
+def system_kinds(system_id: str) -> dict[str, SheetKind]:
+    """The sheet kinds of one rule system's campaigns, by id (the shared ones
+    first). In an A Bridge Too Far campaign ``Orders 18AM British`` is that
+    system's orders sheet (columns Order, Subject, Value, Units, Path, Notes),
+    not Battlefront's; an unknown system gets every kind."""
+    own = _system_kinds().get(system_id)
+    if own is None:
+        return sheet_kinds()
+    kinds = {k.id: k for k in SHARED_KINDS}
+    kinds.update({k.id: k for k in own})
     return kinds
