@@ -11,7 +11,7 @@ decides what the refit does with it.
 
 The option is off unless the Campaign sheet holds :data:`SETTING` = Yes.
 
-Where the facts for the modifiers come from (docs/interpretations.d/desk.md):
+Where the facts for the modifiers come from (docs/interpretations.md, dice desk section):
 - indirect fire or close combat: the Results sheet's "Knocked out by";
 - soft vehicle: the roster's Kind "Soft vehicle";
 - small, fire suppression, lend-lease and a prone-to-burn override: tags in the
