@@ -10,9 +10,10 @@ visible to the umpire only (they never go into a player's export):
   a chain in workbook order;
 * ``sheet: NAME`` with ``rows: NAME`` and ``columns: NAME`` -- the digest of each
   dated sheet the report seals (the sheets written with it, such as the roster
-  and ledger, and every dated sheet not yet sealed: orders, spending, results,
-  the first roster), with a short tag per row and per column so that an edited
-  value can be found by its row and column;
+  and ledger, and every dated sheet added since the last report that it did
+  not seal: orders, spending, results, the first roster), with a short tag per
+  row and per column so that an edited value can be found by its row and
+  column;
 * ``rows: NAME`` and ``columns: NAME`` of the report itself;
 * ``rules: Tables`` and ``rules: Modifiers`` -- the tables the rolls used;
 * ``this report: NAME`` -- the digest of everything above it (values only, so
@@ -21,28 +22,36 @@ visible to the umpire only (they never go into a player's export):
   holds the key could have written it.
 
 The stage report that completes a date (the one written with the roster and
-ledger) also gets a "Dice statistics" section before its tamper evidence.
+ledger) also gets a "Dice statistics" section before its tamper evidence: the
+totals of the last such section carried on with the rolls since
+(:class:`automation.pbem.stats.Tally`). Sealing reads only the last few
+reports, so it costs the same on the hundredth date as on the first.
 
 ``verify`` walks the reports in workbook order and checks every digest, link and
-tag; with the key it also checks every seal and re-derives every roll from the
-key and its Label (dice, natural, DRM = sum of the modifiers, final, result).
+tag; with the key it also checks every seal, re-derives every roll from the
+key and its Label (dice, natural, DRM = sum of the modifiers, final, result)
+and recounts the dice statistics from every roll to check each carried total.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import hmac
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automation.engine.dice import CampaignKey, DiceKind, RollLabel
 from automation.errors import CellProblem
 from automation.keys import key_path_for, read_key
 from automation.pbem.reports import (
-    AUDIT_RULE, CHAIN_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis, is_report,
-    kind_of, name_parts, norm, roll_rows, row_tags, sheet_digest,
+    AUDIT_RULE, CHAIN_STEP, STATS_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis,
+    is_report, kind_of, name_parts, norm, roll_rows, row_tags, sheet_digest,
 )
+
+if TYPE_CHECKING:
+    from automation.pbem.stats import Tally
 
 START = "(campaign start)"
 SEAL_PREFIX = b"musterroll/seal/v1\x00"
@@ -124,48 +133,101 @@ def _sheet_rows(header: list[Any], name: str, rows: list[list[str]]) -> list[lis
 
 # ------------------------------------------------------------------ sealing
 
+@dataclass
+class History:
+    """What sealing needs from the reports already in the workbook, read from
+    the last few only: the last report's name and digest (the new report's
+    link), the sheets not sealed yet, and the running dice statistics."""
+
+    prev_name: str
+    prev_digest: str
+    pending: list[str]
+    tally: Tally
+
+
+def _reports_backwards(book: Any, names: list[str]) -> Iterator[tuple[int, str, list[list[Any]]]]:
+    """The workbook's reports, last first (a sheet is parsed only when reached)."""
+    for i in range(len(names) - 1, -1, -1):
+        if not is_report(names[i]):
+            continue
+        rows = book.raw(names[i])
+        if rows and is_report(names[i], rows[0]):
+            yield i, names[i], rows
+
+
+def _intact(name: str, rows: list[list[Any]], links: list[Link]) -> bool:
+    """The report still has the content its own 'this report' digest was made of."""
+    this = next((ln for ln in links if ln.kind == "this report"), None)
+    return this is not None and this.value == chain_digest(name, canonical(rows[:this.row - 1]))
+
+
+def history(book: Any, commitment: str, system: Any, with_stats: bool = True) -> History:
+    """Read back from the end of the workbook: the last report gives the chain's
+    link (its own 'this report' row; its digest is recomputed only when that row
+    is missing) and, with its 'sheet' rows, what it sealed: the dated sheets
+    after it that it did not seal are pending. The dice statistics are carried
+    from the last intact report that has a statistics section, with the rolls of
+    the reports after it added. In a campaign sealed as it went, that is one
+    report or two (the date's stage 1 and the date before's stage 2) whatever
+    the campaign's length; the whole history is read
+    only when no report carries statistics yet (the first date). Without
+    ``with_stats`` only the last report is read."""
+    from automation.pbem.stats import Tally
+
+    names = list(book.sheet_names)
+    prev_name, prev_digest, after, sealed = START, genesis(commitment), 0, set()
+    later: list[list[Any]] = []
+    tally: Tally | None = None
+    for i, name, rows in _reports_backwards(book, names):
+        _, links = chain_links(rows)
+        if not after:  # the last report
+            this = next((ln.value for ln in links if ln.kind == "this report"), None)
+            prev_name, prev_digest = name, this or chain_digest(name, canonical(rows))
+            after, sealed = i + 1, {ln.target for ln in links if ln.kind == "sheet"}
+            if not with_stats:
+                break
+        found = Tally.carried(rows, system)
+        if found is not None and _intact(name, rows, links):
+            tally = found
+            break
+        later.append(roll_rows(name, rows))
+    tally = tally or Tally()
+    for rolls in reversed(later):
+        tally.add(rolls, system)
+    pending = [n for n in names[after:] if n not in sealed and is_dated_input(n)
+               and is_dated_input(n, (book.raw(n)[:1] or [[]])[0])]
+    return History(prev_name, prev_digest, pending, tally)
+
+
 def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: CampaignKey | None = None) -> list[Any]:
     """``sheets`` (NewSheets a refit is about to append) with the tamper-evidence
     rows added to each report, and the dice statistics to the report written
-    with the date's roster and ledger."""
+    with the date's roster and ledger. Its cost does not grow with the
+    campaign's length (see :func:`history`)."""
     from automation.pbem import stats
 
     settings, system = workbook_system(book)
     commitment = str(settings.get("Key commitment") or "")
     if key is None:
         key = read_key(key_path_for(Path(str(book.path)), key_file), commitment)
-    prev_name, prev_digest = START, genesis(commitment)
-    sealed: set[str] = set()
-    rolls = []
-    for name in book.sheet_names:
-        if not is_report(name):
-            continue
-        rows = book.raw(name)
-        if not rows or not is_report(name, rows[0]):
-            continue
-        start, links = chain_links(rows)
-        sealed |= {ln.target for ln in links if ln.kind == "sheet"}
-        this = next((ln.value for ln in links if ln.kind == "this report"), None)
-        prev_name, prev_digest = name, this or chain_digest(name, canonical(rows))
-        rolls += roll_rows(name, rows)
-    pending = [n for n in book.sheet_names if n not in sealed and is_dated_input(n)
-               and is_dated_input(n, (book.raw(n)[:1] or [[]])[0])]
     reports = [i for i, s in enumerate(sheets) if is_report(s.name, s.rows[0])]
     if not reports:
         return list(sheets)
     owner = {i: max([j for j in reports if j < i] or [reports[0]]) for i in range(len(sheets)) if i not in reports}
+    past = history(book, commitment, system, with_stats=bool(owner))
+    prev_name, prev_digest = past.prev_name, past.prev_digest
     rules = [(n, sheet_digest(n, canonical(book.raw(n)))) for n in RULE_SHEETS if book.has(n)]
     out = list(sheets)
     for j in reports:
         sheet = sheets[j]
         header = list(sheet.rows[0])
         content = [list(r) for r in sheet.rows]
-        rolls += roll_rows(sheet.name, content)
+        past.tally.add(roll_rows(sheet.name, content), system)
         companions = [sheets[i] for i, o in owner.items() if o == j]
         if companions:
-            content += stats.report_rows(stats.collect(rolls, system), header)
+            content += stats.report_rows(past.tally.stats(), header)
         block = [_row(header, "previous report", prev_name, prev_digest)]
-        for name in pending if j == reports[0] else []:
+        for name in past.pending if j == reports[0] else []:
             block += _sheet_rows(header, name, canonical(book.raw(name)))
         for other in companions:
             block += _sheet_rows(header, other.name, canonical(other.rows))
@@ -189,6 +251,8 @@ class Verified:
     rolls_checked: int = 0
     seals_checked: int = 0
     results_unchecked: list[str] = field(default_factory=list)
+    stats_checked: int = 0
+    stats_unchecked: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[CellProblem] = field(default_factory=list)
 
@@ -200,10 +264,16 @@ class Verified:
         if with_key:
             lines.append(f"  {self.seals_checked} seal(s) match the campaign key; {self.rolls_checked} roll(s) "
                          "re-derived from the key: dice, natural, DRM, final and result all match")
+            if self.stats_checked:
+                lines.append(f"  {self.stats_checked} dice statistics section(s) match a recount of every roll "
+                             "of the campaign")
         else:
             lines.append("  seals and rolls not checked: give the campaign key with --key FILE to check them")
         for name in self.results_unchecked:
             lines.append(f"  {name}: results not compared with the tables (Tables or Modifiers edited since)")
+        for name in self.stats_unchecked:
+            lines.append(f"  {name}: dice statistics not recounted (Tables or Modifiers edited since it or an "
+                         "earlier report)")
         lines += [f"  {n}" for n in self.notes]
         return "\n".join(lines)
 
@@ -237,7 +307,10 @@ def _tags(links: list[Link], kind: str, target: str) -> list[str]:
 
 
 def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | None = None) -> Verified:
-    """Check the chain of ``book``'s reports (and, with ``key``, seals and rolls)."""
+    """Check the chain of ``book``'s reports (and, with ``key``, seals, rolls and
+    every carried dice statistics total, against a recount of all the rolls up
+    to its report)."""
+    from automation.pbem.stats import Tally, check_section
     from automation.workbook.reader import cell_ref
 
     settings, system = workbook_system(book)
@@ -251,6 +324,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     prev_name, prev_digest = START, genesis(commitment)
     sealed_by: dict[str, str] = {}
     rules_now = {n: sheet_digest(n, canonical(book.raw(n))) for n in RULE_SHEETS if book.has(n)}
+    recount, same_rules = Tally(), True
     for name in names:
         if not is_report(name):
             continue
@@ -264,6 +338,8 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
         h = Header.of(rows[0])
         start, links = chain_links(rows)
         content = canonical(rows[:start])
+        if key is not None:
+            recount.add(roll_rows(name, rows), system)
         if not links:
             p.append(CellProblem(name, f"A{len(rows) + 1}", "has no tamper-evidence rows: they were removed, or the "
                                                             "report was not written by musterroll refit"))
@@ -316,6 +392,13 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             if not results:
                 out.results_unchecked.append(name)
             p += check_rolls(name, rows, key, system, results)
+            same_rules = same_rules and results
+            if any(h.get(row, "Step") == STATS_STEP for row in rows[1:start]):
+                if same_rules:
+                    out.stats_checked += 1
+                    p += check_section(name, rows, recount.stats())
+                else:
+                    out.stats_unchecked.append(name)
             out.rolls_checked += len(roll_rows(name, rows))
         # the next report links to the digest recorded here: a change found above is not reported again there
         prev_name, prev_digest = name, this.value if this is not None else digest
@@ -339,7 +422,9 @@ def _missing_and_unsealed(names: list[str], reports: list[str], sealed_by: dict[
                 continue
             if i < last:
                 problems.append(CellProblem(name, "A1", "lies among the reports but no report seals it: it was added "
-                                                        "afterwards, or the report that sealed it was removed"))
+                                                        "afterwards, or the report that sealed it was removed (a new "
+                                                        "sheet belongs after the last report: moved there, the next "
+                                                        "refit seals it)"))
             elif is_refit_output(name, headers.get(name, [])):
                 problems.append(CellProblem(name, "A1", "was written by a refit, but no report seals it: the report "
                                                         "written with it was removed"))

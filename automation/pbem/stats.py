@@ -3,9 +3,18 @@ over the whole campaign, against the exact expectation (the sum, over the
 rolls, of each result's probability at the DRM that roll had, from
 :func:`automation.engine.resolver.odds`), and how often each face of each die
 came up. Read from the reports' roll rows, so any rule system's reports work.
+
+The totals are carried from report to report: the "Dice statistics" section of
+the report that completes a date holds every tally exactly (counts as whole
+numbers, expectations as fractions such as ``7/12``), so the next refit reads
+that one section back (:meth:`Tally.carried`), adds its own rolls
+(:meth:`Tally.add`) and writes the new totals, whatever the campaign's length.
+``musterroll verify --key`` recounts every roll and checks each carried total
+(:func:`check_section`).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -13,9 +22,16 @@ from typing import Any
 
 from automation.engine.resolver import Situation, odds, resolve
 from automation.engine.tables import RuleSystem, Table, TableKind
-from automation.errors import UsageError
-from automation.pbem.reports import ALL, STATS_STEP, UMPIRE, RollRow, as_int, parse_dice
+from automation.errors import CellProblem, UsageError
+from automation.pbem.reports import ALL, STATS_STEP, UMPIRE, Header, RollRow, as_int, chain_start, norm, parse_dice
 from automation.render import percent
+
+# "+10: 2 of 5 (40.00%); expected 0.40 (8.00%), exactly 2/5" -- the result is whatever comes before
+REPORT_RESULT = re.compile(r"(?P<result>.*): (?P<observed>\d+) of (?P<rolls>\d+) \([^()]*\); "
+                           r"expected [-0-9.]+ \([^()]*\), exactly (?P<expected>\d+(?:/\d+)?)\Z", re.S)
+# "faces 1: 2, 2: 0, ... (11 dice; each face expected 1.10)"
+REPORT_FACES = re.compile(r"faces (?P<counts>\d+: \d+(?:, \d+: \d+)*) \((?P<dice>\d+) dice; [^()]*\)\Z")
+FACES_SUBJECT = re.compile(r"d(?P<die>\d+) faces\Z")
 
 
 @dataclass(frozen=True)
@@ -86,53 +102,170 @@ def table_result(table: Table, column: str, dice_text: str, drm: int) -> str | N
         return None
 
 
+# ------------------------------------------------------------------ the running totals
+
+@dataclass
+class _Group:
+    """One side's rolls on one table column: counts and exact expectations."""
+
+    title: str
+    rule: str
+    rolls: int = 0
+    expected: dict[str, Fraction] = field(default_factory=dict)  # results some roll's odds listed, first seen first
+    observed: dict[str, int] = field(default_factory=dict)
+    extra: list[str] = field(default_factory=list)  # results observed that no roll's odds listed (yet)
+
+    def order(self) -> list[str]:
+        return list(self.expected) + [r for r in self.extra if r not in self.expected]
+
+
+class Tally:
+    """Running dice statistics: start empty (or from a report's carried
+    section), :meth:`add` rolls, read :meth:`stats`. Adding the same rolls in
+    any number of steps gives the same totals, in the same order, as adding
+    them at once."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, str, str], _Group] = {}
+        self.faces: dict[tuple[str, int], list[int]] = {}
+        self.unreadable: list[str] = []
+        self._odds: dict[tuple[str, str, int], dict[str, Fraction]] = {}  # once per table, column and DRM
+        self._results: dict[tuple[str, str, str, int], str | None] = {}
+
+    def _chances(self, table: Table, column: str, drm: int) -> dict[str, Fraction]:
+        found = self._odds.get((table.id, column, drm))
+        if found is None:
+            found = self._odds[(table.id, column, drm)] = {o.result: o.probability for o in odds(table, column, drm)}
+        return found
+
+    def _result(self, table: Table, column: str, dice: str, drm: int) -> str | None:
+        at = (table.id, column, dice, drm)
+        if at not in self._results:
+            self._results[at] = table_result(table, column, dice, drm)
+        return self._results[at]
+
+    def add(self, rolls: Iterable[RollRow], system: RuleSystem) -> Tally:
+        """Count each roll for its side (the roll's Side; side-less rolls, and
+        rolls kept from their side, are the umpire's)."""
+        for r in rolls:
+            side = r.side if r.visible_to in (ALL, r.side) else UMPIRE
+            table = system.tables.get(r.table_id)
+            drm = as_int(r.drm)
+            readable = table is not None and drm is not None and table.kind is not TableKind.OPPOSED
+            column = (r.column or table.default_column()) if readable and table is not None else ""
+            if table is None or drm is None or not readable or column not in table.columns:
+                self.unreadable.append(f"{r.sheet}!A{r.row}")
+                continue
+            chances = self._chances(table, column, drm)
+            observed = r.result if r.result is not None else self._result(table, column, r.dice, drm) or r.result_text
+            group = self.groups.get((side, table.id, column))
+            if group is None:
+                group = self.groups[(side, table.id, column)] = _Group(table.title, table.source)
+            group.rolls += 1
+            for result, p in chances.items():
+                group.expected[result] = group.expected.get(result, Fraction(0)) + p
+            group.observed[observed] = group.observed.get(observed, 0) + 1
+            if observed not in group.expected and observed not in group.extra:
+                group.extra.append(observed)
+            thrown = die_faces(r.dice)
+            if thrown:
+                counts = self.faces.setdefault((side, thrown[0]), [0] * thrown[0])
+                for v in thrown[1]:
+                    counts[v - 1] += 1
+        return self
+
+    def stats(self) -> CampaignStats:
+        """The totals so far, by side, table and column (and by side and die)."""
+        out = CampaignStats(unreadable=list(self.unreadable))
+        for (side, table_id, column), g in sorted(self.groups.items(), key=lambda kv: kv[0]):
+            results = tuple(ResultCount(res, g.observed.get(res, 0), g.expected.get(res, Fraction(0)))
+                            for res in g.order())
+            out.tables.append(TableStats(side, table_id, g.title, g.rule, column, g.rolls, results))
+        for (side, die), counts in sorted(self.faces.items()):
+            out.dice.append(DieStats(side, die, tuple(counts)))
+        return out
+
+    @classmethod
+    def carried(cls, rows: Sequence[Sequence[Any]], system: RuleSystem) -> Tally | None:
+        """The totals a report's "Dice statistics" section carries, or None when
+        the report has no such section or a row of it cannot be read exactly."""
+        if not rows:
+            return None
+        h = Header.of(rows[0])
+        out = cls()
+        found = False
+        for row in rows[1:chain_start(h, rows)]:
+            if h.get(row, "Step") != STATS_STEP:
+                continue
+            found = True
+            if not out._take(h, row, system):
+                return None
+        return out if found else None
+
+    def _take(self, h: Header, row: Sequence[Any], system: RuleSystem) -> bool:
+        side, subject, text = (norm(h.get(row, c)) for c in ("Visible to", "Subject", "Result"))
+        faces = FACES_SUBJECT.match(subject)
+        if faces:
+            counts = read_faces(text, int(faces.group("die")))
+            if counts is None or (side, len(counts)) in self.faces:
+                return False
+            self.faces[(side, len(counts))] = counts
+            return True
+        tally, key = REPORT_RESULT.match(text), table_key(h, row)
+        if tally is None or key is None:
+            return False
+        table = system.tables.get(key[0])
+        group = self.groups.get((side, *key))
+        if group is None:
+            group = self.groups[(side, *key)] = _Group(table.title if table else key[0], norm(h.get(row, "Rule")),
+                                                       int(tally.group("rolls")))
+        result, expected = tally.group("result"), Fraction(tally.group("expected"))
+        if group.rolls != int(tally.group("rolls")) or result in group.observed:
+            return False
+        group.observed[result] = int(tally.group("observed"))
+        if expected:
+            group.expected[result] = expected
+        else:
+            group.extra.append(result)
+        return True
+
+
+def table_key(h: Header, row: Sequence[Any]) -> tuple[str, str] | None:
+    """(table id, column) of a statistics row: its Table reads 'id (rule)', its Subject 'id (column)'."""
+    table_id = norm(h.get(row, "Table")).split(" (")[0].strip()
+    subject = norm(h.get(row, "Subject"))
+    if not table_id or not subject.startswith(f"{table_id} (") or not subject.endswith(")"):
+        return None
+    return table_id, subject[len(table_id) + 2:-1]
+
+
+def read_faces(text: str, die: int) -> list[int] | None:
+    m = REPORT_FACES.match(text)
+    if m is None:
+        return None
+    pairs = [p.split(": ") for p in m.group("counts").split(", ")]
+    counts = [int(n) for _, n in pairs]
+    if [int(f) for f, _ in pairs] != list(range(1, die + 1)) or sum(counts) != int(m.group("dice")):
+        return None
+    return counts
+
+
 def collect(rolls: Iterable[RollRow], system: RuleSystem) -> CampaignStats:
     """Tally every roll by side (the roll's Side; side-less rolls are the umpire's)."""
-    groups: dict[tuple[str, str, str], list[tuple[str, dict[str, Fraction]]]] = {}
-    faces: dict[tuple[str, int], list[int]] = {}
-    known: dict[tuple[str, str, int], dict[str, Fraction]] = {}  # exact odds, once per table, column and DRM
-    out = CampaignStats()
-    for r in rolls:
-        side = r.side if r.visible_to in (ALL, r.side) else UMPIRE
-        table = system.tables.get(r.table_id)
-        drm = as_int(r.drm)
-        if table is None or drm is None or table.kind is TableKind.OPPOSED:
-            out.unreadable.append(f"{r.sheet}!A{r.row}")
-            continue
-        column = r.column or table.default_column()
-        if column not in table.columns:
-            out.unreadable.append(f"{r.sheet}!A{r.row}")
-            continue
-        chances = known.get((table.id, column, drm))
-        if chances is None:
-            chances = known[(table.id, column, drm)] = {o.result: o.probability for o in odds(table, column, drm)}
-        observed = r.result if r.result is not None else table_result(table, column, r.dice, drm) or r.result_text
-        groups.setdefault((side, table.id, column), []).append((observed, chances))
-        thrown = die_faces(r.dice)
-        if thrown:
-            counts = faces.setdefault((side, thrown[0]), [0] * thrown[0])
-            for v in thrown[1]:
-                counts[v - 1] += 1
-    for (side, table_id, column), items in groups.items():
-        table = system.tables[table_id]
-        order: list[str] = []
-        for _, chances in items:
-            order += [res for res in chances if res not in order]
-        for observed, _ in items:
-            if observed not in order:
-                order.append(observed)
-        results = tuple(ResultCount(res, sum(1 for o, _ in items if o == res),
-                                    sum((c.get(res, Fraction(0)) for _, c in items), Fraction(0))) for res in order)
-        out.tables.append(TableStats(side, table_id, table.title, table.source, column, len(items), results))
-    for (side, die), counts in faces.items():
-        out.dice.append(DieStats(side, die, tuple(counts)))
-    return out
+    return Tally().add(rolls, system).stats()
 
+
+# ------------------------------------------------------------------ as text and rows
 
 def result_text(rc: ResultCount, rolls: int) -> str:
     seen = percent(Fraction(rc.observed, rolls)) if rolls else "-"
     share = percent(rc.expected / rolls) if rolls else "-"
     return f"{rc.result}: {rc.observed} of {rolls} ({seen}); expected {float(rc.expected):.2f} ({share})"
+
+
+def report_result_text(rc: ResultCount, rolls: int) -> str:
+    """:func:`result_text` with the exact expectation, which the next refit carries on."""
+    return f"{result_text(rc, rolls)}, exactly {rc.expected}"
 
 
 def dice_text(d: DieStats) -> str:
@@ -158,13 +291,65 @@ def report_rows(stats: CampaignStats, header: Sequence[str]) -> list[list[Any]]:
         for rc in t.results:
             rows.append(row({"Step": STATS_STEP, "Rule": t.rule, "Side": None if t.side == UMPIRE else t.side,
                              "Subject": f"{t.table_id} ({t.column})", "Table": f"{t.table_id} ({t.rule})",
-                             "Result": result_text(rc, t.rolls), "Odds": percent(rc.expected / t.rolls),
+                             "Result": report_result_text(rc, t.rolls), "Odds": percent(rc.expected / t.rolls),
                              "Visible to": t.side}))
     for d in sorted(stats.dice, key=lambda d: (d.side, d.die)):
         rows.append(row({"Step": STATS_STEP, "Rule": "-", "Side": None if d.side == UMPIRE else d.side,
                          "Subject": f"d{d.die} faces", "Result": dice_text(d), "Visible to": d.side}))
     return rows
 
+
+# ------------------------------------------------------------------ checking a carried section
+
+def _row_key(h: Header, row: Sequence[Any]) -> tuple[str, str, str]:
+    text = norm(h.get(row, "Result"))
+    tally = REPORT_RESULT.match(text)
+    return norm(h.get(row, "Visible to")), norm(h.get(row, "Subject")), tally.group("result") if tally else ""
+
+
+def check_section(sheet: str, rows: Sequence[Sequence[Any]], recount: CampaignStats) -> list[CellProblem]:
+    """Each row of ``sheet``'s "Dice statistics" section against ``recount`` (the
+    statistics of every roll of the campaign up to and including this report):
+    a changed, added or missing total is named by its cell."""
+    from automation.workbook.reader import cell_ref
+
+    h = Header.of(rows[0])
+    end = chain_start(h, rows)
+    want = {_row_key(h, r): r for r in report_rows(recount, [str(c) if c is not None else "" for c in rows[0]])}
+    seen: dict[tuple[str, str, str], int] = {}  # the tallies found, at their row
+    out: list[CellProblem] = []
+    last = 0
+    for i, row in enumerate(rows[1:end], start=2):
+        if h.get(row, "Step") != STATS_STEP:
+            continue
+        last = i
+        key, text = _row_key(h, row), norm(h.get(row, "Result"))
+        if key in seen or key not in want:
+            why = "repeats a tally above it" if key in seen else "is a tally that no roll of the campaign gives"
+            out.append(CellProblem(sheet, h.cell("Result", i), f"the dice statistics show {text!r}, which {why}"))
+            continue
+        seen[key] = i
+        given, wanted = [norm(v) for v in row], [norm(v) for v in want[key]]
+        width = max(len(given), len(wanted))
+        given, wanted = given + [""] * (width - len(given)), wanted + [""] * (width - len(wanted))
+        for j in (j for j in range(width) if given[j] != wanted[j]):
+            out.append(CellProblem(sheet, cell_ref(j, i), f"the dice statistics show {given[j] or 'nothing'!r} but a "
+                                                          f"recount of the campaign's rolls gives {wanted[j]!r}"))
+            break
+    order = list(want)
+    for n, key in enumerate(order):
+        if key in seen:
+            continue
+        side, subject, result = key
+        what = f"{subject} {result}".strip()
+        at = next((seen[k] for k in order[n + 1:] if k in seen), (last or end) + 1)  # where the row belongs
+        out.append(CellProblem(sheet, h.cell("Result", at),
+                               f"the dice statistics lack {side}'s {what}: a recount of the campaign's rolls gives "
+                               f"{norm(want[key][h.positions.get('Result', 0)])!r}"))
+    return out
+
+
+# ------------------------------------------------------------------ the stats command
 
 def as_json(stats: CampaignStats) -> dict[str, Any]:
     sides: dict[str, Any] = {}

@@ -14,7 +14,7 @@ from tests.pbem.helpers import build
 @pytest.fixture(scope="session")
 def stages(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("stages")
-    return {s: build(root / s, s) for s in ("spend_dec23", "orders_dec24", "spend_dec24", "complete")}
+    return {s: build(root / s, s) for s in ("spend_dec23", "orders_dec24", "spend_dec24", "complete", "dec26")}
 
 
 @pytest.fixture

@@ -43,7 +43,38 @@ def build(folder: Path, stage: str) -> Path:
         return book
     enter(book, K.SPEND, SPEND_DEC24, "Dec 24")
     refit(book)  # Dec 24 complete
+    if stage == "dec26":
+        return play_on(book, ["Dec 25", "Dec 26"])
     assert stage == "complete", stage
+    return book
+
+
+LATER_RESULTS = [  # a quiet scenario: one stand a side unharmed with a kill by fire (2.1.1.3.1)
+    ["German", "G-Pz-3", "Unharmed", None, None, None, None, None, None, None, 1, None, None, None],
+    ["Russian", "R-T34-4", "Unharmed", None, None, None, None, None, None, None, 1, None, None, None],
+]
+LATER_POSTURES = {"German": "Defend", "Russian": "Attack"}
+
+
+def enter_date(book: Path, previous: str, date: str, spending: bool = True) -> None:
+    """The umpire's results of ``previous``'s scenario and both sides' orders
+    (and, with ``spending``, empty spending) for ``date``."""
+    append_sheets(book, [_sheet(K.RESULTS.name_for(date=previous), K.RESULTS, LATER_RESULTS, "results")],
+                  batch=f"results {previous}")
+    enter(book, K.ORDERS, {s: [["Posture", None, p, None]] for s, p in LATER_POSTURES.items()}, date)
+    if spending:
+        enter(book, K.SPEND, {s: [] for s in LATER_POSTURES}, date)
+
+
+def play_on(book: Path, dates: Sequence[str], previous: str = "Dec 24") -> Path:
+    """Refit further dates of a complete campaign, each in its two stages as in
+    play by email: orders, stage 1, spending, stage 2."""
+    for date in dates:
+        enter_date(book, previous, date, spending=False)
+        refit(book)  # stage 1: waits for the spending
+        enter(book, K.SPEND, {s: [] for s in LATER_POSTURES}, date)
+        refit(book)  # stage 2: report, roster, ledger, summary
+        previous = date
     return book
 
 
@@ -80,3 +111,39 @@ def rows_of(path: Path, sheet: str) -> list[list[Any]]:
     from automation.workbook.reader import Workbook
 
     return Workbook(path).raw(sheet)
+
+
+def find_row(ws, **values) -> int:
+    head = {c.value: c.column for c in ws[1]}
+    for r in range(2, ws.max_row + 1):
+        if all(ws.cell(r, head[k]).value == v for k, v in values.items()):
+            return r
+    raise AssertionError(values)
+
+
+def cheat(book, sheet: str, row: int, values: dict[int, object]) -> None:
+    """A cheater who knows the format: change values of a report, then recompute the
+    report's row and column tags and its digest (everything but the seal, which
+    needs the key)."""
+    import openpyxl
+
+    from automation.pbem import reports
+
+    wb = openpyxl.load_workbook(book)
+    ws = wb[sheet]
+    for col, v in values.items():
+        ws.cell(row, col).value = v
+    rows = [[c.value for c in r] for r in ws.iter_rows()]
+    h = reports.Header.of(rows[0])
+    start = reports.chain_start(h, rows)
+    content = reports.canonical(rows[:start])
+    tags = {"rows": " ".join(reports.row_tags(sheet, content)), "columns": " ".join(reports.column_tags(sheet, content))}
+    for i in range(start, len(rows)):
+        subject = str(rows[i][h.positions["Subject"]])
+        kind, _, target = subject.partition(": ")
+        if target == sheet and kind in tags:
+            ws.cell(i + 1, h.positions["Result"] + 1).value = rows[i][h.positions["Result"]] = tags[kind]
+        if kind == "this report":
+            digest = reports.chain_digest(sheet, reports.canonical(rows[:i]))
+            ws.cell(i + 1, h.positions["Result"] + 1).value = digest
+    wb.save(book)

@@ -82,3 +82,47 @@ def test_a_report_without_the_table_result_column_is_counted_from_its_dice():
     # 9 at DRM 0 reads +16 (9-10); 9 at -2 is 7: +14 (7-8), 2.1.1.1
     assert {r.result: r.observed for r in cpp.results if r.observed} == {"+16": 1, "+14": 1}
     assert found.dice[0].faces == (0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+HEADER = ["Step", "Rule", "Side", "Subject", "Table", "Dice", "Natural", "Modifiers", "DRM", "Final", "Result",
+          "Odds", "Visible to", "Label", "Table column", "Table result"]
+
+
+def cpp_roll(n: int, die: int, drm: int, result: str, side: str = "Blue"):
+    from automation.pbem.reports import RollRow
+
+    return RollRow("Report", n, side, side, "bf.cpp_replenishment", None, f"d10: {die}", die, drm, die + drm,
+                   "none", result, result, f"D{n}/cpp/{side}")
+
+
+def test_totals_carried_through_a_written_section_equal_counting_every_roll_at_once():
+    from automation.pbem.stats import Tally, collect, report_rows
+    from automation.rulebook import load_rulebook
+
+    system = load_rulebook().system("bf-campaign")
+    first = [cpp_roll(2, 9, 0, "+16"), cpp_roll(3, 1, -2, "Misprint"), cpp_roll(4, 5, 0, "+12", side="Red")]
+    second = [cpp_roll(5, 8, 4, "+18"), cpp_roll(6, 2, -2, "Misprint"), cpp_roll(7, 10, 0, "+16", side="Red")]
+    section = report_rows(collect(first, system), HEADER)
+    carried = Tally.carried([HEADER] + section, system)
+    assert carried is not None
+    got, want = carried.add(second, system).stats(), collect(first + second, system)
+    assert (got.tables, got.dice) == (want.tables, want.dice)
+    blue = next(t for t in want.tables if t.side == "Blue")
+    # DRM 0, -2, +4, -2 (2.1.1.1), two faces a result at each (+18: four at +4): +14 = 1/5 x 4, +10 = 1/5 x 3...;
+    # +18 first appears at +4, after the results of the first two rolls;
+    # the result no table gives comes last, expected never
+    assert [(r.result, r.observed, str(r.expected)) for r in blue.results] == [
+        ("+16", 1, "2/5"), ("+14", 0, "4/5"), ("+12", 0, "4/5"), ("+10", 0, "3/5"), ("+8", 0, "3/5"),
+        ("+6", 0, "2/5"), ("+18", 1, "2/5"), ("Misprint", 2, "0")]
+
+
+def test_a_section_with_a_row_that_cannot_be_read_exactly_is_not_carried():
+    from automation.pbem.stats import Tally, collect, report_rows
+    from automation.rulebook import load_rulebook
+
+    system = load_rulebook().system("bf-campaign")
+    section = report_rows(collect([cpp_roll(2, 9, 0, "+16")], system), HEADER)
+    assert Tally.carried([HEADER] + section, system) is not None
+    section[0][HEADER.index("Result")] = "+16: 1 of 1 (100%); expected 0.20 (20.00%)"  # the exact value left out
+    assert Tally.carried([HEADER] + section, system) is None
+    assert Tally.carried([HEADER], system) is None  # no section at all

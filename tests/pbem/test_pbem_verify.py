@@ -8,8 +8,7 @@ import openpyxl
 import pytest
 
 from automation.engine.dice import CampaignKey
-from automation.pbem import reports
-from tests.pbem.helpers import run
+from tests.pbem.helpers import cheat, find_row, run
 
 
 def verify(capsys, book, *extra):
@@ -48,20 +47,13 @@ def set_number_xml(book, sheet: str, ref: str, value: int) -> None:
     rewrite(book, part, lambda xml: pattern.subn(rf"\g<1><v>{value}</v>", xml, count=1)[0])
 
 
-def find_row(ws, **values) -> int:
-    head = {c.value: c.column for c in ws[1]}
-    for r in range(2, ws.max_row + 1):
-        if all(ws.cell(r, head[k]).value == v for k, v in values.items()):
-            return r
-    raise AssertionError(values)
-
-
 def test_a_clean_campaign_verifies_with_a_summary_of_dates_and_rolls(capsys, campaign):
     book = campaign("complete")
     code, out, _ = verify(capsys, book, "--key", key_of(book))
     assert code == 0
     assert "the chain of 4 report(s) is intact (dates: Dec 23, Dec 24; 14 sealed sheet(s))" in out
     assert "4 seal(s) match the campaign key; 26 roll(s) re-derived from the key" in out
+    assert "2 dice statistics section(s) match a recount of every roll of the campaign" in out
 
 
 def test_without_the_key_only_the_chain_is_checked(capsys, campaign):
@@ -163,30 +155,6 @@ def test_removed_tamper_evidence_is_named(capsys, campaign):
     wb.save(book)
     code, _, err = verify(capsys, book)
     assert code == 1 and f"Refit Dec 24 2!A{first}: has no tamper-evidence rows" in err
-
-
-def cheat(book, sheet: str, row: int, values: dict[int, object]) -> None:
-    """A cheater who knows the format: change a roll, then recompute the
-    report's row and column tags and its digest (everything but the seal, which
-    needs the key)."""
-    wb = openpyxl.load_workbook(book)
-    ws = wb[sheet]
-    for col, v in values.items():
-        ws.cell(row, col).value = v
-    rows = [[c.value for c in r] for r in ws.iter_rows()]
-    h = reports.Header.of(rows[0])
-    start = reports.chain_start(h, rows)
-    content = reports.canonical(rows[:start])
-    tags = {"rows": " ".join(reports.row_tags(sheet, content)), "columns": " ".join(reports.column_tags(sheet, content))}
-    for i in range(start, len(rows)):
-        subject = str(rows[i][h.positions["Subject"]])
-        kind, _, target = subject.partition(": ")
-        if target == sheet and kind in tags:
-            ws.cell(i + 1, h.positions["Result"] + 1).value = rows[i][h.positions["Result"]] = tags[kind]
-        if kind == "this report":
-            digest = reports.chain_digest(sheet, reports.canonical(rows[:i]))
-            ws.cell(i + 1, h.positions["Result"] + 1).value = digest
-    wb.save(book)
 
 
 def test_a_changed_roll_with_a_recomputed_chain_is_caught_by_the_key(capsys, campaign):
