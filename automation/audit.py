@@ -47,7 +47,7 @@ from automation.errors import CellProblem
 from automation.keys import key_path_for, read_key
 from automation.pbem.reports import (
     AUDIT_RULE, CHAIN_STEP, STATS_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis,
-    is_report, kind_of, name_parts, norm, roll_rows, row_tags, sheet_digest,
+    is_report, kind_of, name_parts, norm, roll_rows, row_tags, sheet_digest, sheet_kinds, title_pattern,
 )
 
 if TYPE_CHECKING:
@@ -76,14 +76,16 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
     """A dated sheet of the contract other than a report (orders, results, roster,
     ledger...): its name fits a dated kind's pattern and, when ``header`` is
     given, the header holds that kind's columns (an umpire's own sheet that only
-    happens to have such a name is left alone)."""
-    kind = kind_of(name)
-    if kind is None or not kind.dated or kind.tab == "report":
-        return False
-    if header is None:
-        return True
-    present = {str(h).strip() for h in header if h not in (None, "")}
-    return all(c.name in present for c in kind.columns)
+    happens to have such a name is left alone). Two systems may share a title
+    (Battlefront's and A Bridge Too Far's "Orders <date> <side>"): any kind
+    whose name and columns fit will do."""
+    present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
+    for kind in sheet_kinds():
+        if not kind.dated or kind.tab == "report" or not title_pattern(kind).match(name):
+            continue
+        if present is None or all(c.name in present for c in kind.columns):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ the chain rows
