@@ -127,7 +127,10 @@ def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str
     return out
 
 
-def read_roster(book: Workbook, name: str, lists: dict[str, list[str]]) -> Roster:
+def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
+                rg_chart: dict[tuple[str, str], RGEntry] | None = None) -> Roster:
+    """The stands of a Roster sheet; with ``rg_chart``, each RG named must be on
+    its side's chart (2.1.1.4.1: the base force counts against the RG limits)."""
     problems: list[CellProblem] = []
     mes: dict[str, ME] = {}
     stands = []
@@ -143,6 +146,9 @@ def read_roster(book: Workbook, name: str, lists: dict[str, list[str]]) -> Roste
                                               f"{getattr(first, field_name)!r} at {first.ref.cell}; every row of an ME must agree"))
         else:
             mes[me_id] = me
+        if rg_chart is not None and r["RG"] and (r["Side"], r["RG"]) not in rg_chart:
+            valid = ", ".join(k[1] for k in rg_chart if k[0] == r["Side"]) or "(none)"
+            problems.append(r.problem("RG", f"{r['RG']!r} is not on {r['Side']}'s RG chart; valid: {valid}"))
         status = r["Status"]
         if not r["Discipline"] and r["Kind"] not in NO_DISCIPLINE:
             problems.append(r.problem("Discipline", f"is empty; a {r['Kind']} stand needs one of {', '.join(lists.get('discipline', ()))}"))
@@ -233,7 +239,8 @@ def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[
                                         "every date's refit is done; add the next date to continue the campaign"), str(book.path))
     previous = dates[date.index - 1] if date.index else None
     roster_name = K.ROSTER.name_for(date=previous.label if previous else START)
-    roster = read_roster(book, roster_name, lists)
+    rg_chart = read_rg_chart(book, lists)
+    roster = read_roster(book, roster_name, lists, rg_chart)
     if previous is None:
         ledger = Ledger({s.name: s.starting_cpp for s in sides}, {s.name: s.starting_fpp for s in sides},
                         {(me.side, me.rg): 0 for me in roster.mes.values() if me.rg})
@@ -260,7 +267,7 @@ def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[
         spend[s.name] = read_orders(book, K.SPEND, names[f"spend:{s.name}"])
     ladder = tuple(lists.get("discipline", ()))
     eligibility = {str(r["Nationality"]): (str(r["From"]), str(r["To"])) for r in system.charts["bf.armor_repair_eligibility"].rows}
-    inputs = BFInputs(date, previous, sides, dates, historical, read_rg_chart(book, lists), fp, ladder, eligibility,
+    inputs = BFInputs(date, previous, sides, dates, historical, rg_chart, fp, ladder, eligibility,
                       settings, results, orders, spend, names)
     _check_ladder(book, roster, ladder)
     return inputs, BFState(roster, ledger)

@@ -47,3 +47,16 @@ def test_a_historical_drm_for_a_date_not_on_the_dates_sheet_is_refused(book):
     wb.save(book)
     with pytest.raises(WorkbookError, match=r"Historical DRM!A11: 'Dec 28' is not a date on the Dates sheet"):
         refit(book)
+
+
+def test_an_rg_on_the_roster_that_is_not_on_the_rg_chart_names_its_cell(book):
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Roster Start"]
+    column = [c.value for c in ws[1]].index("RG") + 1
+    ws.cell(row=2, column=column).value = "Z9"
+    wb.save(book)
+    before = book.read_bytes()
+    letter = openpyxl.utils.get_column_letter(column)
+    with pytest.raises(WorkbookError, match=rf"Roster Start!{letter}2: 'Z9' is not on German's RG chart; valid: I1, A1, E1"):
+        refit(book)
+    assert book.read_bytes() == before
