@@ -52,10 +52,19 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_FOLDER = "musterroll-demo"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from automation.samples import run_demo
 
-    run_demo(Path(args.folder))
+    folder = Path(args.folder or DEMO_FOLDER)
+    if args.folder is None:  # a fresh copy each time: musterroll-demo, musterroll-demo-2, ...
+        n = 1
+        while (folder / "advance_to_rostov.xlsx").exists():
+            n += 1
+            folder = Path(f"{DEMO_FOLDER}-{n}")
+    run_demo(folder)
     return 0
 
 
@@ -76,7 +85,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("book")
     p.set_defaults(func=cmd_undo)
     p = sub.add_parser("demo", help="the main job on the bundled Advance to Rostov sample, in a fresh copy")
-    p.add_argument("--folder", default="musterroll-demo", help="where the copy goes (default: ./musterroll-demo)")
+    p.add_argument("--folder", help="where the copy goes (default: ./musterroll-demo, or -2, -3... if taken)")
     p.set_defaults(func=cmd_demo)
     from automation.desk import cli as desk_cli
     from automation.excel import cli as excel_cli

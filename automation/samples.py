@@ -111,10 +111,12 @@ def run_demo(folder: Path) -> Path:
     scenario's results and both sides' orders, and refit, printing a summary."""
     from automation.samples_demo import play
 
+    from automation.errors import UsageError
+
     folder.mkdir(parents=True, exist_ok=True)
     book = folder / SAMPLE.name
     if book.exists():
-        raise SystemExit(f"{book} already exists: remove it or choose another --folder")
+        raise UsageError(f"{book} already exists: remove it or choose another --folder")
     shutil.copyfile(SAMPLE, book)
     shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
     play(book)

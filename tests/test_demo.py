@@ -1,0 +1,31 @@
+"""`musterroll demo`: the main job on the bundled sample, in a fresh copy each time."""
+import os
+
+from python_calamine import CalamineWorkbook
+
+from automation.cli import main
+
+
+def test_the_demo_refits_two_dates_of_a_fresh_copy_and_says_where_it_is(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    book = tmp_path / "musterroll-demo" / "advance_to_rostov.xlsx"
+    assert f"The campaign workbook is {book.resolve()}" in out
+    assert "Dec 24: refit complete" in out
+    assert (tmp_path / "musterroll-demo" / "advance_to_rostov.key").exists()
+    names = CalamineWorkbook.from_path(book).sheet_names
+    assert {"Refit Dec 23 1", "Refit Dec 23 2", "Roster Dec 24", "Ledger Dec 24", "Summary Dec 24"} <= set(names)
+
+
+def test_running_the_demo_again_makes_another_fresh_copy(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo"]) == 0 and main(["demo"]) == 0
+    assert sorted(os.listdir(tmp_path)) == ["musterroll-demo", "musterroll-demo-2"]
+
+
+def test_a_named_folder_that_already_holds_the_demo_is_refused(tmp_path, capsys):
+    folder = str(tmp_path / "here")
+    assert main(["demo", "--folder", folder]) == 0
+    assert main(["demo", "--folder", folder]) == 2
+    assert "already exists" in capsys.readouterr().err
