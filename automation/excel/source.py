@@ -22,7 +22,7 @@ from typing import Any
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook.reader import (
-    MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetRow, cell_ref, column_letter, lists_from_rows, missing_sheet,
+    MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetRow, cell_ref, column_letter, lists_from_rows, missing_sheet, present_sheets,
     validate_rows,
 )
 from automation.workbook.schema import LISTS, SheetKind
@@ -45,14 +45,6 @@ def cell_value(value: Any) -> Any:
             return value.time()
         return value.date() if value.time() == dt.time(0) else value
     return value
-
-
-def present_sheets(names: Sequence[str], limit: int = 12) -> str:
-    """The sheets a workbook has, as a missing sheet's message lists them (the same
-    words as ``Workbook._present``; see the report)."""
-    shown = ", ".join(repr(n) for n in names[:limit])
-    more = f" and {len(names) - limit} more" if len(names) > limit else ""
-    return f"the workbook has {shown}{more}" if names else "the workbook has no sheets"
 
 
 def extent_problems(name: str, height: int, width: int) -> list[CellProblem]:

@@ -185,10 +185,7 @@ class Workbook:
             self._cached -= sum(len(r) for r in self._raw.pop(oldest))
 
     def _present(self, limit: int = 12) -> str:
-        names = self.sheet_names
-        shown = ", ".join(repr(n) for n in names[:limit])
-        more = f" and {len(names) - limit} more" if len(names) > limit else ""
-        return f"the workbook has {shown}{more}" if names else "the workbook has no sheets"
+        return present_sheets(self.sheet_names, limit)
 
     def read(
         self,
@@ -416,3 +413,10 @@ def lists_from_rows(name: str, rows: list[list[Any]], path: str | None = None) -
     if problems:
         raise WorkbookError(problems, path)
     return out
+
+
+def present_sheets(names: Sequence[str], limit: int = 12) -> str:
+    """The sheets a workbook has, as a missing sheet's message lists them."""
+    shown = ", ".join(repr(n) for n in names[:limit])
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return f"the workbook has {shown}{more}" if names else "the workbook has no sheets"
