@@ -41,8 +41,8 @@ ADDIN_FILE = f"{ADDIN_NAME}.xlam"
 ADDIN_DIR = Path(__file__).resolve().parents[2] / "addin"
 ADDIN_PATH = ADDIN_DIR / ADDIN_FILE
 TAB_LABEL, GROUP_LABEL, BUTTON_LABEL = "Musterroll", "Campaign", "Refit"
-SUPERTIP = ("Runs the refit phase on the active campaign workbook and adds the new dated sheets "
-            "(BOOK.key must sit beside the workbook).")
+SUPERTIP = ("Runs the refit phase on the active campaign workbook and adds the new dated sheets; on a dice "
+            "desk sheet (Roll requests or a tracker) resolves it instead (BOOK.key must sit beside the workbook).")
 UI_RELS = ("http://schemas.microsoft.com/office/2006/relationships/ui/extensibility",
            "http://schemas.microsoft.com/office/2007/relationships/ui/extensibility")
 PKG_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
