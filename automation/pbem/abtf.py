@@ -30,7 +30,7 @@ from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
-from automation.pbem.export import Decision, alias, side_sheets, trim
+from automation.pbem.export import Decision, alias, nothing_to_decide, own_sheet, side_sheets, trim
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.xlsx import Dropdown, OutSheet
@@ -79,12 +79,9 @@ class ABtFView:
             return Decision(None, "", f"the RePh of {planned.date} is complete: nothing to decide until the next CG Date")
         kind = abtf_kind(waiting.sheet)
         if kind is not None and kind.id in (K.ORDERS.id, K.PURCHASES.id):
-            ours = kind.name_for(date=name_parts(kind, waiting.sheet, planned.sides)["date"], side=side)
-            if book.has(ours):
-                if waiting.sheet == ours:
-                    return Decision(None, "", f"the refit still needs {waiting.what} on {ours}, which the umpire "
-                                              "already has: ask the umpire")
-                return Decision(None, "", f"{ours} is in; the refit waits for {waiting.sheet}")
+            ours, already = own_sheet(book, planned, waiting, side, kind)
+            if already is not None:
+                return already
             stopped = f"the refit stopped at: {waiting.what}" if waiting.who == side else ""
             return Decision(ours, self.what(planned, kind), stopped)
         if waiting.who == UMPIRE and planned.inputs.mode in (Mode.SCENARIO, Mode.IDLE):
@@ -92,7 +89,7 @@ class ABtFView:
             if not book.has(ours):
                 return Decision(ours, self.what(planned, K.ORDERS),
                                 f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
-        return Decision(None, "", f"the refit waits for {waiting.sheet} ({waiting.who}): nothing for {side} to decide now")
+        return nothing_to_decide(waiting, side)
 
     @staticmethod
     def what(planned: Planned, kind: Any) -> str:

@@ -15,7 +15,9 @@ from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
-from automation.pbem.export import Decision, alias, side_rows, side_sheets, trim, visible_rows
+from automation.pbem.export import (
+    Decision, alias, nothing_to_decide, own_sheet, side_rows, side_sheets, trim, visible_rows,
+)
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.xlsx import Dropdown, OutSheet
@@ -52,19 +54,14 @@ class BattlefrontView:
             return Decision(None, "", f"the refit of {planned.date} is complete: nothing to decide until the next date")
         kind = kind_of(waiting.sheet)
         if kind is not None and kind.id in (K.ORDERS.id, K.SPEND.id):
-            ours = kind.name_for(date=name_parts(kind, waiting.sheet, planned.sides)["date"], side=side)
-            if book.has(ours):
-                if waiting.sheet == ours:
-                    return Decision(None, "", f"the refit still needs {waiting.what} on {ours}, which the umpire "
-                                              "already has: ask the umpire")
-                return Decision(None, "", f"{ours} is in; the refit waits for {waiting.sheet}")
-            return Decision(ours, waiting.what)
+            ours, already = own_sheet(book, planned, waiting, side, kind)
+            return already or Decision(ours, waiting.what)
         if waiting.who == UMPIRE and kind is not None and kind.id == K.RESULTS.id:
             ours = K.ORDERS.name_for(date=planned.date, side=side)
             if not book.has(ours):
                 return Decision(ours, "posture (Attack or Defend) and escape attempts",
                                 f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
-        return Decision(None, "", f"the refit waits for {waiting.sheet} ({waiting.who}): nothing for {side} to decide now")
+        return nothing_to_decide(waiting, side)
 
     def balances(self, planned: Planned, side: str) -> list[tuple[str, Any]]:
         ledger = planned.run.state.ledger

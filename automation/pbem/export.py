@@ -48,6 +48,23 @@ class Decision:
     note: str = ""
 
 
+def own_sheet(book: Any, planned: Any, waiting: Any, side: str, kind: Any) -> tuple[str, Decision | None]:
+    """``side``'s own sheet of ``kind`` for the date the refit waits on (the
+    refit may wait on either side's), and a Decision when that sheet is already
+    in the workbook, so there is nothing for ``side`` to fill."""
+    ours = kind.name_for(date=name_parts(kind, waiting.sheet, planned.sides)["date"], side=side)
+    if not book.has(ours):
+        return ours, None
+    if waiting.sheet == ours:
+        return ours, Decision(None, "", f"the refit still needs {waiting.what} on {ours}, which the umpire already "
+                                        "has: ask the umpire")
+    return ours, Decision(None, "", f"{ours} is in; the refit waits for {waiting.sheet}")
+
+
+def nothing_to_decide(waiting: Any, side: str) -> Decision:
+    return Decision(None, "", f"the refit waits for {waiting.sheet} ({waiting.who}): nothing for {side} to decide now")
+
+
 def return_code(key: CampaignKey, commitment: str, side: str, sheet: str) -> str:
     message = RETURN_PREFIX + "\x00".join((commitment.strip(), side, sheet)).encode("utf-8")
     return hmac.new(key.secret, message, hashlib.sha256).hexdigest()[:24]
