@@ -2,13 +2,12 @@
 happens, built once per test session and copied for each test."""
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.pbem.helpers import build
+from tests.pbem.helpers import build, private_copy
 
 
 @pytest.fixture(scope="session")
@@ -22,12 +21,7 @@ def campaign(stages, tmp_path) -> Callable[[str], Path]:
     """A private copy (with its key) of the campaign at ``stage``."""
 
     def copy(stage: str) -> Path:
-        src = stages[stage]
-        dst = tmp_path / stage / src.name
-        dst.parent.mkdir()
-        shutil.copyfile(src, dst)
-        shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
-        return dst
+        return private_copy(stages[stage], tmp_path / stage)
 
     return copy
 

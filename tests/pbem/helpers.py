@@ -17,6 +17,15 @@ from automation.workbook import bf_sheets as K
 from automation.workbook.package import append_sheets
 
 
+def private_copy(src: Path, folder: Path) -> Path:
+    """A copy of campaign workbook ``src`` and its key in ``folder``."""
+    dst = folder / src.name
+    folder.mkdir(parents=True)
+    shutil.copyfile(src, dst)
+    shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
+    return dst
+
+
 def enter(book: Path, kind, rows_by_side: dict[str, list[list[Any]]], date: str, tab: str = "orders") -> None:
     """Sheets entered by hand in the master (as the umpire would)."""
     append_sheets(book, [_sheet(kind.name_for(date=date, side=s), kind, rows, tab) for s, rows in rows_by_side.items()],

@@ -19,7 +19,7 @@ from automation.service import refit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.package import append_sheets
 from automation.workbook.reader import Workbook
-from tests.pbem.helpers import parts, rows_of, run
+from tests.pbem.helpers import parts, private_copy, rows_of, run
 
 SIDES = ("British", "German")
 STAGES = ("orders_18am", "purchases_18am", "german_purchases_in", "complete")
@@ -74,12 +74,7 @@ def abtf(abtf_stages, tmp_path):
     """A private copy (with its key) of the ABtF sample at a stage."""
 
     def copy(stage: str) -> Path:
-        src = abtf_stages[stage]
-        dst = tmp_path / stage / src.name
-        dst.parent.mkdir()
-        shutil.copyfile(src, dst)
-        shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
-        return dst
+        return private_copy(abtf_stages[stage], tmp_path / stage)
 
     return copy
 
