@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from automation.engine.dice import CampaignKey, RollLabel
-from automation.engine.resolver import RollResult, Situation, roll, roll_opposed, OpposedResult
+from automation.engine.resolver import RollResult, Situation, roll
 from automation.engine.tables import RuleSystem
 
 UMPIRE = "Umpire"
@@ -97,9 +97,6 @@ class Dice:
 
     def roll(self, table_id: str, label: Sequence[object], situation: Situation = Situation(), column: str | None = None) -> RollResult:
         return roll(self.system.table(table_id), self.key, self.label(*label), situation, column=column)
-
-    def opposed(self, table_id: str, label: Sequence[object], sides: tuple[str, str]) -> OpposedResult:
-        return roll_opposed(self.system.table(table_id), self.key, self.label(*label), sides)
 
 
 S = TypeVar("S")

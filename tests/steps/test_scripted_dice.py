@@ -45,14 +45,6 @@ def test_percentile_naturals_read_as_the_tens_and_ones_dice():
         assert DiceKind.D100.total(faces_for(DiceKind.D100, natural)) == natural
 
 
-def test_opposed_rolls_take_pairs_until_they_differ():
-    dice = ScriptedDice(at("posture/rolloff/German/throw1", 4), at("posture/rolloff/Russian/throw1", 4),
-                        at("posture/rolloff/German/throw2", 2), at("posture/rolloff/Russian/throw2", 9))
-    result = dice.opposed("bf.posture_rolloff", ("posture", "rolloff"), ("German", "Russian"))
-    assert result.throws == ((4, 4), (2, 9)) and result.winner == "Russian"
-    dice.assert_used_up()
-
-
 def test_the_real_dice_use_the_same_labels_as_the_double():
     real = Dice(CampaignKey.from_text("k"), bf_system(), "Dec 24")
     result = real.roll("bf.armor_repair", ("repair", "German", "G-Pz-2"))

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from automation.engine.dice import DiceKind, RollLabel
-from automation.engine.resolver import OpposedResult, RollResult, Situation, resolve
-from automation.engine.tables import RuleSystem, TableKind
+from automation.engine.resolver import RollResult, Situation, resolve
+from automation.engine.tables import RuleSystem
 from automation.rulebook import load_rulebook
 
 
@@ -94,23 +94,6 @@ class ScriptedDice:
                          label=str(self.label(*parts)))
         self.asked.append(Asked(table_id, parts, situation, column, result))
         return result
-
-    def opposed(self, table_id: str, label: Sequence[object], sides: tuple[str, str]) -> OpposedResult:
-        table = self.system.table(table_id)
-        assert table.kind is TableKind.OPPOSED, f"{table_id} is not an opposed roll"
-        parts = tuple(str(p) for p in label)
-        throws: list[tuple[int, int]] = []
-        for attempt in range(1, 100):
-            a = self._take(table_id, parts + (sides[0], f"throw{attempt}"))
-            b = self._take(table_id, parts + (sides[1], f"throw{attempt}"))
-            throws.append((a, b))
-            if a != b:
-                break
-        else:  # pragma: no cover - a script of a hundred ties
-            raise AssertionError("the script ties a hundred times")
-        self.asked.append(Asked(table_id, parts, Situation(), None))
-        winner = sides[0] if throws[-1][0] > throws[-1][1] else sides[1]
-        return OpposedResult(str(self.label(*parts)), table.id, table.source, sides, tuple(throws), winner)
 
     # -- checks ---------------------------------------------------------------
     def _take(self, table_id: str, parts: tuple[str, ...]) -> int:
