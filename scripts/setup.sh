@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Sets up Musterroll on a fresh machine: a virtual environment in .venv with the
 # package and its dependencies. With --test it also installs what the tests
-# need, LibreOffice included (Debian/Ubuntu packages).
+# need (Debian/Ubuntu packages): LibreOffice Calc with its Python script
+# provider (the Calc extension's button runs in it), poppler's pdftoppm (pages
+# rendered for a person to look at) and Chromium (the campaign report opened in
+# a real browser). It prints progress and errors only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,19 +13,30 @@ want_tests=0
 
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
+  echo "Creating the virtual environment in .venv..."
   "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
+pip() { .venv/bin/python -m pip --quiet --quiet --disable-pip-version-check "$@"; }
+echo "Installing Musterroll and its dependencies..."
+pip install --upgrade pip
 if [ "$want_tests" = 1 ]; then
-  .venv/bin/python -m pip install --quiet -e '.[test]'
+  pip install -e '.[report,test]'
 else
-  .venv/bin/python -m pip install --quiet -e .
+  pip install -e '.[report]'
 fi
 
-if [ "$want_tests" = 1 ] && ! command -v soffice >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  echo "Installing LibreOffice (headless Calc) for the workbook tests..."
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui >/dev/null
+if [ "$want_tests" = 1 ]; then
+  need=()
+  command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
+  dpkg -s libreoffice-script-provider-python >/dev/null 2>&1 || need+=(libreoffice-script-provider-python python3-uno)
+  command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  if [ "${#need[@]}" -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "Installing ${need[*]} for the tests..."
+    $sudo apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  fi
 fi
+echo "Ready."
