@@ -27,16 +27,24 @@ fi
 
 if [ "$want_tests" = 1 ]; then
   need=()
-  command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
-  dpkg -s libreoffice-script-provider-python >/dev/null 2>&1 || need+=(libreoffice-script-provider-python python3-uno)
+  has() { dpkg -s "$1" >/dev/null 2>&1; }
+  # soffice alone is not enough: Calc is a package of its own.
+  has libreoffice-calc-nogui || has libreoffice-calc || need+=(libreoffice-calc-nogui)
+  has libreoffice-script-provider-python || need+=(libreoffice-script-provider-python python3-uno)
   command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   if [ "${#need[@]}" -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     echo "Installing ${need[*]} for the tests..."
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+    log=$(mktemp)
+    if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+           --no-install-recommends "${need[@]}"; } >"$log" 2>&1; then
+      cat "$log" >&2
+      rm -f "$log"
+      exit 1
+    fi
+    rm -f "$log"
   fi
 fi
 echo "Ready."
