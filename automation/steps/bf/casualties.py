@@ -3,7 +3,8 @@ vehicles leave for good (item 1); panicked stands return (item 2); "A" wrecks
 stay on the roster, unavailable, until repaired or destroyed (items 4-5). A
 side may try to destroy enemy "A" wrecks behind its own lines with the
 Fortification Removal Table, 1 FPP each, one attempt per wreck (item 3,
-2.1.1.5.1); a success removes them from the enemy roster. A wreck that left
+2.1.1.5.1); a success removes them from the enemy roster. A wreck inside an
+isolated or cut-off pocket of its own side cannot be destroyed. A wreck that left
 with an ME withdrawn this refit is no longer on any roster: no roll, no FPP."""
 from __future__ import annotations
 
@@ -29,9 +30,12 @@ def removal_cost(inputs: BFInputs) -> int:
 
 
 def is_wreck_order(state: BFState, o: Order) -> bool:
-    """A Removal order naming a stand (rather than a wire, minefield or roadblock)."""
-    return o.kind == "Removal" and (state.roster.stand(o.subject or "") is not None
-                                    or (o.subject or "") in state.withdrawn_stands)
+    """A Removal order naming a stand that is not a fortification (a wire,
+    minefield or roadblock, named in words or by its roster ID, is 2.1.1.5.1's)."""
+    if o.kind != "Removal":
+        return False
+    stand = state.roster.stand(o.subject or "")
+    return (stand is not None and stand.kind != "Fortification") or (o.subject or "") in state.withdrawn_stands
 
 
 def wreck_orders(state: BFState, side: str, orders: tuple[Order, ...]) -> list[Order]:
@@ -50,6 +54,10 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
         elif stand.status is not Status.WRECK or stand.wreck_lines != "Enemy lines":
             problems.append(o.at("Subject").problem(
                 f"Removal: {stand.id} is not an enemy wreck behind {side}'s lines (its Wreck lines must be Enemy lines, {RULE})"))
+        elif isolated(stand):
+            problems.append(o.at("Subject").problem(
+                f"Removal: {stand.id} lies inside a {stand.situation.value.lower()} pocket of {stand.side}'s forces and "
+                f"cannot be destroyed; valid: enemy wrecks in Normal situation behind {side}'s lines ({RULE} item 3)"))
         if stand.id in seen:
             problems.append(o.at("Subject").problem(f"Removal: {stand.id} is named twice; one attempt per item ({REMOVAL_RULE})"))
         seen.add(stand.id)

@@ -42,10 +42,13 @@ def _apply_results(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entr
             losses[stand.me] = losses.get(stand.me, 0) + 1
             if stand.is_afv:
                 lost_afv.add(stand.me)
+                # the wreck keeps its situation: one inside its own side's isolated or
+                # cut-off pocket cannot be destroyed by the enemy (2.1.1.3.1 item 3)
                 new = new.with_(status=Status.WRECK, abandoned=r.outcome == "Abandoned", wreck_lines=r.ends_in,
-                                in_minefield=r.in_minefield, situation=Situation.NORMAL)
+                                in_minefield=r.in_minefield)
+                pocket = f", inside a {r.situation.value.lower()} pocket" if isolated(new) else ""
                 entries.append(note(STEP, "2.1.1.3.1", f"{stand.type} {r.outcome.lower()}: wreck in {r.ends_in.lower()}"
-                                    + (", in a minefield" if r.in_minefield else ""), stand.side, stand.id))
+                                    + (", in a minefield" if r.in_minefield else "") + pocket, stand.side, stand.id))
             else:
                 knocked_out.add(stand.id)
                 entries.append(note(STEP, "2.1.1.3.1", f"{stand.type} knocked out: leaves the roster", stand.side, stand.id))

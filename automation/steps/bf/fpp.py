@@ -5,7 +5,9 @@ Fortification Removal Table with its modifiers (2.1.1.5.1: -2 wire/minefield
 within 4" of the MLR, -2 roadblock along the MLR, +1 while the side retains
 at least 3 non-isolated engineer squads); fortifications bought from the
 umpire's FP chart must be placed in the next scenario and stay until removed
-(2.1.1.5.2). Removal orders naming an enemy wreck are 2.1.1.3.1's."""
+(2.1.1.5.2). A removal naming a fortification by its roster ID eliminates it
+from its owner's roster on success (it stays in place until removed).
+Removal orders naming an enemy wreck are 2.1.1.3.1's."""
 from __future__ import annotations
 
 from automation.campaign.model import StepResult
@@ -33,6 +35,13 @@ def removal_orders(state: BFState, orders: tuple[Order, ...]) -> list[Order]:
     """Removal orders on fortifications (those naming an enemy wreck are 2.1.1.3.1's)."""
     return [o for o in orders if o.kind == "Removal" and not is_wreck_order(state, o)
             and str(o.subject) not in state.wreck_removals]
+
+
+def on_roster(state: BFState, o: Order) -> Stand | None:
+    """The fortification a Removal order names by its roster ID, of either
+    side (None: an item named in words, e.g. wire the map shows)."""
+    stand = state.roster.stand(str(o.subject or "").strip())
+    return stand if stand is not None and stand.kind == "Fortification" else None
 
 
 def _conditions(detail: str | None) -> tuple[set[str], list[str]]:
@@ -107,9 +116,17 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             conditions, _ = _conditions(o.detail)
             if engineers(state, side):
                 conditions.add("three_engineer_squads")
-            result = dice.roll("bf.fortification_removal", ("removal", side, str(o.subject)), Facts(frozenset(conditions)))
+            fort = on_roster(state, o)
+            result = dice.roll("bf.fortification_removal", ("removal", side, fort.id if fort else str(o.subject)),
+                               Facts(frozenset(conditions)))
             state = state.book(side, "FPP", f"Removal attempt: {o.subject}", -cost, REMOVAL_RULE)
-            entries.append(rolled(STEP, REMOVAL_RULE, side, str(o.subject), result, f"{result.result} ({cost} FPP)"))
+            text = f"{result.result} ({cost} FPP)"
+            if fort is not None and result.effect.get("eliminated"):
+                state = state.with_(roster=state.roster.remove_stands([fort.id]))
+                text = f"Eliminated: {fort.id} ({fort.type}) leaves {fort.side}'s roster ({cost} FPP)"
+            elif fort is not None:
+                text = f"No effect: {fort.id} ({fort.type}) stays in place ({cost} FPP)"
+            entries.append(rolled(STEP, REMOVAL_RULE, side, str(o.subject), result, text))
         forts = []
         taken = {s.id for s in state.roster.stands}
         for o in orders:

@@ -54,6 +54,11 @@ def _roll_off(dice, sides: tuple[str, str], entries: list) -> tuple[str, str]:
     raise AssertionError("a thousand ties in a row")  # pragma: no cover
 
 
+def setup_order(attacker: str, defender: str) -> str:
+    """2.1: the defender sets up first; the attacker sets up second and moves second."""
+    return f"{defender} sets up first; {attacker} sets up second and moves second"
+
+
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     postures, waiting = _chosen(state, inputs)
     if waiting:
@@ -65,10 +70,12 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     if len(attackers) == 2:
         throws, attacker = _roll_off(dice, (a, b), entries)
         entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {attacker} attacks, "
-                            f"{inputs.other(attacker)} defends", None, "roll-off"))
+                            f"{inputs.other(attacker)} defends; {setup_order(attacker, inputs.other(attacker))}",
+                            None, "roll-off"))
     elif len(attackers) == 1:
         attacker = attackers[0]
-        entries.append(note(STEP, RULE, f"{attacker} attacks; {inputs.other(attacker)} defends, sets up first, moves second"))
+        entries.append(note(STEP, RULE, f"{attacker} attacks; {inputs.other(attacker)} defends; "
+                            f"{setup_order(attacker, inputs.other(attacker))}"))
     else:
         attacker = None
         entries.append(note(STEP, RULE, "both defend: no scenario is played; the refit still happens (2.1.1.6)"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from automation.steps.bf import casualties
-from automation.steps.bf.state import Status
+from automation.steps.bf.state import Situation, Status
 from tests.support.bf import (
     Campaign, afv, engineers, ledger, modifiers, removal, rolls, run, soft, stand_ids, texts, troops, wreck,
 )
@@ -103,3 +103,17 @@ def test_only_enemy_wrecks_behind_the_sides_lines_may_be_destroyed():
         "Spend Dec 24 German!B6: Removal: R-T70-1 is named twice; one attempt per item (2.1.1.5.1)",
     ]
     assert sum(c.amount for c in costs) == 5
+
+
+def test_2_1_1_3_1_item_3_a_wreck_inside_its_own_sides_cut_off_pocket_cannot_be_destroyed():
+    campaign = (battle().me("2/87 TB", "Russian", "A", "Tank company", afv("R-T70-1", situation=Situation.CUT_OFF),
+                            afv("R-T70-2", situation=Situation.CUT_OFF))
+                .result("R-T70-1", "Knocked out", ends_in="Enemy lines"))
+    inputs, state = campaign.spend("German", removal("R-T70-1"), removal("R-T34-2")).prepared()
+    kept = state.roster.stand("R-T70-1")
+    assert kept.status is Status.WRECK and kept.situation is Situation.CUT_OFF
+    problems, costs = casualties.check(inputs, state, "German", inputs.spend["German"])
+    assert [str(p) for p in problems] == [
+        "Spend Dec 24 German!B2: Removal: R-T70-1 lies inside a cut off pocket of Russian's forces and cannot be "
+        "destroyed; valid: enemy wrecks in Normal situation behind German's lines (2.1.1.3.1 item 3)"]
+    assert [c.amount for c in costs] == [1, 1]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from automation.steps.bf import fpp
+from automation.steps.bf import casualties, fpp
 from tests.support.bf import (
-    Campaign, build_fortification, engineers, fortification, ledger, modifiers, removal, rolls, run, texts,
+    Campaign, build_fortification, engineers, fortification, ledger, modifiers, removal, rolls, run, stand_ids, texts,
 )
 from tests.support.dice import ScriptedDice, at
 
@@ -83,3 +83,37 @@ def test_unspent_fpp_carry_over():
     result = run(fpp, inputs, state)
     assert result.state.ledger.fpp == {"German": 5, "Russian": 3}
     assert "FPP left: 3 (carried over)" in texts(result, "Russian")
+
+
+def russian_wire() -> Campaign:
+    return germans().me("Fortifications Russian", "Russian", "S", "Fortifications",
+                        fortification("Russian Wire section Dec 23 1", "Wire section", notes="in place until removed (2.1.1.5.2)"),
+                        fortification("Russian Minefield section Dec 23 1", "Minefield section",
+                                      notes="in place until removed (2.1.1.5.2)"))
+
+
+def test_2_1_1_5_1_an_enemy_fortification_eliminated_by_its_roster_id_leaves_the_owners_roster():
+    inputs, state = russian_wire().spend("German", removal("Russian Wire section Dec 23 1", "near MLR")).prepared()
+    problems, costs = fpp.check(inputs, state, "German", inputs.spend["German"])
+    assert problems == [] and [c.amount for c in costs] == [1]
+    wreck_problems, wreck_costs = casualties.check(inputs, state, "German", inputs.spend["German"])
+    assert (wreck_problems, wreck_costs) == ([], [])  # a fortification is not an enemy wreck
+    dice = ScriptedDice(at("removal/German/Russian Wire section Dec 23 1", 8))
+    result = run(fpp, inputs, state, dice)
+    (roll,) = rolls(result)
+    assert modifiers(roll) == {"near_mlr": -2, "engineers": 1} and (roll.final, roll.result) == (7, "Eliminated")
+    assert "Russian Wire section Dec 23 1" not in stand_ids(result.state, "Russian")
+    assert "Russian Minefield section Dec 23 1" in stand_ids(result.state, "Russian")
+    assert texts(result, "Russian Wire section Dec 23 1") == [
+        "Eliminated: Russian Wire section Dec 23 1 (Wire section) leaves Russian's roster (1 FPP)"]
+    assert ledger(result.state, "German", "FPP") == [("Removal attempt: Russian Wire section Dec 23 1", -1, 4)]
+
+
+def test_2_1_1_5_2_a_fortification_the_removal_roll_misses_stays_in_place():
+    inputs, state = russian_wire().spend("German", removal("Russian Minefield section Dec 23 1")).prepared()
+    result = run(fpp, inputs, state, ScriptedDice(at("removal/German/Russian Minefield section Dec 23 1", 4)))
+    assert rolls(result)[0].final == 5 and rolls(result)[0].result == "No effect"
+    fort = result.state.roster.stand("Russian Minefield section Dec 23 1")
+    assert fort is not None and fort.notes == "in place until removed (2.1.1.5.2)"
+    assert texts(result, "Russian Minefield section Dec 23 1") == [
+        "No effect: Russian Minefield section Dec 23 1 (Minefield section) stays in place (1 FPP)"]

@@ -11,13 +11,14 @@ NIGHT_DAY = (("Dec 23 AM", "1942-12-23", "Morning"), ("Dec 23 PM", "1942-12-23",
              ("Dec 23 N", "1942-12-23", "Night"), ("Dec 24 AM", "1942-12-24", "Morning"))
 
 
-def test_attack_against_defend_needs_no_roll_and_the_attacker_is_known():
+def test_2_1_defender_sets_up_first_attacker_sets_up_second_and_moves_second():
     inputs, state = Campaign().orders("German", ("Posture", None, "Defend", None)).orders(
         "Russian", ("Posture", None, "Attack", None)).build()
     result = run(posture, inputs, state, ScriptedDice())
     assert result.state.attacker == "Russian" and result.state.scenario
     assert result.state.postures == {"German": "Defend", "Russian": "Attack"}
-    assert "Russian attacks; German defends, sets up first, moves second" in texts(result)
+    assert ("Russian attacks; German defends; German sets up first; Russian sets up second and moves second"
+            in texts(result))
 
 
 def test_both_attacking_roll_off_ties_are_rolled_again_and_the_high_roll_attacks():
@@ -28,7 +29,7 @@ def test_both_attacking_roll_off_ties_are_rolled_again_and_the_high_roll_attacks
     result = run(posture, inputs, state, dice)
     assert result.state.attacker == "Russian"
     assert ("both attack: roll-off German 6, Russian 6 (tie: rolled again); German 3, Russian 8: "
-            "Russian attacks, German defends") in texts(result)
+            "Russian attacks, German defends; German sets up first; Russian sets up second and moves second") in texts(result)
 
 
 def test_the_first_side_wins_the_roll_off_on_a_higher_die():
