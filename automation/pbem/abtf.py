@@ -30,12 +30,15 @@ from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
-from automation.pbem.export import Decision, alias, nothing_to_decide, own_sheet, side_sheets, trim
+from automation.pbem.export import (
+    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
+)
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.xlsx import Dropdown, OutSheet
 from automation.steps.abtf.state import Mode
 from automation.workbook import abtf_sheets as K
+from automation.workbook.schema import system_kinds
 
 PUBLIC = (K.CG_DATES.id, K.BLOCKS.id, K.REINFORCEMENTS.id)
 LATEST_ONLY = (K.UNITS.id, K.BLOCKS.id, K.CG_ROSTER.id, K.RG_RECORD.id)
@@ -201,16 +204,19 @@ class ABtFView:
 
     # ---------------------------------------------------------------- what the side may see
     def side_sheets(self, book: Any, planned: Planned | None, side: str) -> list[OutSheet]:
-        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY)
+        kinds = system_kinds(self.system_id).values()
+        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, kinds)
         chart = RG_CHARTS.get(side)
-        if chart is not None and book.has(chart.title):
-            sheets.append(OutSheet(chart.title, trim(book.raw(chart.title)), tab="settings"))
+        if chart is not None and campaign_kind(book, chart.title, kinds) is not None:
+            sheets.append(OutSheet(chart.title, trim(project(chart, book.raw(chart.title))), tab="settings"))
         enemy = self.enemy_roster(book, side)
         return sheets + ([enemy] if enemy is not None else [])
 
     def enemy_roster(self, book: Any, side: str) -> OutSheet | None:
         """The enemy's lines of the latest CG Roster, only the columns known to both."""
-        latest = [n for n in book.sheet_names if (k := abtf_kind(n)) is not None and k.id == K.CG_ROSTER.id]
+        kinds, dates = K.KINDS, campaign_dates(book)
+        latest = [n for n in book.sheet_names
+                  if (k := campaign_kind(book, n, kinds, dates)) is not None and k.id == K.CG_ROSTER.id]
         if not latest:
             return None
         rows = book.raw(latest[-1])

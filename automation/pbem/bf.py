@@ -16,12 +16,14 @@ from typing import Any
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
 from automation.pbem.export import (
-    Decision, alias, nothing_to_decide, own_sheet, side_rows, side_sheets, trim, visible_rows,
+    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
+    visible_rows,
 )
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.xlsx import Dropdown, OutSheet
 from automation.workbook import bf_sheets as K
+from automation.workbook.schema import system_kinds
 
 PUBLIC = (K.DATES.id,)
 LATEST_ONLY = (K.ROSTER.id,)
@@ -115,14 +117,15 @@ class BattlefrontView:
 
     # ---------------------------------------------------------------- what the side may see
     def side_sheets(self, book: Any, planned: Planned | None, side: str) -> list[OutSheet]:
-        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY)
+        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, system_kinds(self.system_id).values())
         return sheets + [self.purchase_record(book, side)]
 
     def purchase_record(self, book: Any, side: str) -> OutSheet:
         """Each ledger's purchase lines and RG counts of the side, date by date."""
         rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
+        kinds, dates = system_kinds(self.system_id).values(), campaign_dates(book)
         for name in book.sheet_names:
-            kind = kind_of(name)
+            kind = campaign_kind(book, name, kinds, dates)
             if kind is None or kind.id != K.LEDGER.id:
                 continue
             raw = visible_rows(side_rows(book.raw(name), side), side)

@@ -32,6 +32,7 @@ from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts
 from automation.pbem.xlsx import OutSheet
+from automation.workbook.schema import SheetKind
 
 INFO_SHEET = "Export"
 INFO_HEADER = ["Setting", "Value"]
@@ -108,24 +109,83 @@ def trim(rows: list[list[Any]]) -> list[list[Any]]:
     return out
 
 
-def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
-                private: Iterable[str] = ()) -> list[OutSheet]:
-    """The master's sheets as ``side`` may see them (see the module's rules);
-    kinds in ``private`` stay with the umpire whatever their columns."""
-    public, latest_only, private = set(public), set(latest_only), set(private)
-    last: dict[str, str] = {}
-    for name in book.sheet_names:
-        kind = kind_of(name)
-        if kind is not None and kind.id in latest_only:
-            last[kind.id] = name
-    out = []
-    for name in book.sheet_names:
-        kind = kind_of(name)
-        if kind is None or kind.id in private or (kind.id in latest_only and last.get(kind.id) != name):
+RESERVED_DATES = ("Start", "End")  # the roster before the first refit; A Bridge Too Far's CG end
+
+
+def campaign_dates(book: Any) -> set[str]:
+    """The date labels of the campaign (its Dates or CG Dates sheet), as sheet
+    names hold them, with ``Start`` and ``End``."""
+    from automation.workbook.reader import _date_text
+
+    dates = set(RESERVED_DATES)
+    for sheet, column in (("Dates", "Date"), ("CG Dates", "CG Date")):
+        if not book.has(sheet):
             continue
-        rows = book.raw(name)
+        rows = book.raw(sheet)
         if not rows:
             continue
+        h = Header.of(rows[0])
+        for r in rows[1:]:
+            v = h.get(r, column)
+            text = _date_text(v) or (str(v).strip() if v is not None else "")
+            if text:
+                dates.add(text)
+    return dates
+
+
+def header_fits(kind: SheetKind, header: Sequence[Any]) -> bool:
+    """Whether a sheet's first row holds every required column of ``kind``."""
+    names = {str(h).strip() for h in header if h not in (None, "")}
+    return all(c.name in names for c in kind.columns if c.required)
+
+
+def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None,
+                  dates: set[str] | None = None) -> SheetKind | None:
+    """The kind of a campaign sheet: its name fits a kind (a dated kind: with a
+    date of the campaign) AND its header holds the kind's columns. Any other
+    sheet is the umpire's own (``Umpire notes``, ``Results draft``, ``Refit
+    notes 1``): None."""
+    kind = kind_of(name, kinds)
+    if kind is None:
+        return None
+    if kind.dated:
+        date = name_parts(kind, name).get("date", "")
+        if date not in (dates if dates is not None else campaign_dates(book)):
+            return None
+    rows = book.raw(name)
+    if not rows or not header_fits(kind, rows[0]):
+        return None
+    return kind
+
+
+def project(kind: SheetKind, rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """A new table of only ``kind``'s documented columns, in the contract's
+    order, taken from ``rows`` by header name: a column the umpire added
+    ("Umpire notes") never comes along."""
+    h = Header.of(rows[0]) if rows else Header({})
+    header = [c.name for c in kind.columns if c.name in h.positions]
+    return [list(header)] + [[h.get(r, c) for c in header] for r in rows[1:]]
+
+
+def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
+                private: Iterable[str] = (), kinds: Iterable[SheetKind] | None = None) -> list[OutSheet]:
+    """The master's campaign sheets (see :func:`campaign_kind`) as ``side`` may
+    see them (see the module's rules), each rebuilt from its documented columns
+    only; kinds in ``private`` stay with the umpire whatever their columns."""
+    public, latest_only, private = set(public), set(latest_only), set(private)
+    kinds = list(kinds) if kinds is not None else None
+    dates = campaign_dates(book)
+    found = [(name, campaign_kind(book, name, kinds, dates)) for name in book.sheet_names]
+    found = [(name, kind) for name, kind in found if kind is not None and kind.id not in private]
+    last: dict[str, str] = {}
+    for name, kind in found:
+        if kind.id in latest_only:
+            last[kind.id] = name
+    out = []
+    for name, kind in found:
+        if kind.id in latest_only and last.get(kind.id) != name:
+            continue
+        rows = project(kind, book.raw(name))
         header = Header.of(rows[0])
         if kind.per_side:
             if name_parts(kind, name, (side,)).get("side") != side:
