@@ -88,6 +88,60 @@ def unalias(raw: list[list[Any]], h: Header, names: dict[str, str], columns: tup
                 r[i] = ", ".join(names.get(p.strip(), p.strip()) for p in r[i].split(","))
 
 
+MASK = "unknown-{n}"
+
+
+class Masked:
+    """The other side's real names a player typed (not through an alias),
+    each replaced by a stand-in that names nothing in the campaign, so the
+    refit answers for them exactly as for a name that does not exist: the
+    messages a player gets never tell an enemy ID from a made-up one. Every
+    message is then scrubbed of the other side's names (they become aliases)
+    and the stand-ins turned back into what the player typed."""
+
+    def __init__(self, secret: dict[str, str]) -> None:
+        self.secret = secret
+        self.typed: dict[str, str] = {}
+
+    def _mask(self, text: str) -> str:
+        if text.strip() not in self.secret:
+            return text
+        for stand_in, typed in self.typed.items():
+            if typed == text.strip():
+                return stand_in
+        stand_in = MASK.format(n=f"{len(self.typed) + 1:04d}")
+        self.typed[stand_in] = text.strip()
+        return stand_in
+
+    def rows(self, raw: list[list[Any]], h: Header, columns: tuple[str, ...]) -> None:
+        if not self.secret:
+            return
+        for column in columns:
+            i = h.positions.get(column)
+            if i is None:
+                continue
+            for r in raw[1:]:
+                if i >= len(r) or not isinstance(r[i], str):
+                    continue
+                if column == "Units" and "," in r[i]:
+                    r[i] = ", ".join(self._mask(part.strip()) for part in r[i].split(","))
+                else:
+                    r[i] = self._mask(r[i])
+
+    def unmask(self, text: str) -> str:
+        for stand_in, typed in self.typed.items():
+            text = text.replace(repr(stand_in), repr(typed)).replace(stand_in, typed)
+        return text
+
+    def message(self, text: str) -> str:
+        from automation.pbem.export import scrubber
+
+        return self.unmask(scrubber(self.secret)(text))
+
+    def problems(self, problems: list[CellProblem]) -> list[CellProblem]:
+        return [CellProblem(p.sheet, p.cell, self.message(p.message)) for p in problems]
+
+
 def import_orders(book_path: Path, orders_path: Path, password: str | None = None, key_file: Path | None = None) -> str:
     from automation.pbem import guard, planning, views
     from automation.service import plan_refit
@@ -144,7 +198,10 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
                                                    "are out of date (export again for the current decision)")])
     raw = [list(r) for r in ret.raw(sheet)]
     h = Header.of(raw[0]) if raw else Header({})
-    unalias(raw, h, view.unalias(book, planned_now, side, key), getattr(view, "alias_columns", ("Subject",)))
+    columns = getattr(view, "alias_columns", ("Subject",))
+    masked = Masked(view.secret_names(book, planned_now, side, key))
+    masked.rows(raw, h, columns)
+    unalias(raw, h, view.unalias(book, planned_now, side, key), columns)
     extra = {sheet: raw}
     for s in sides:
         other = kind.name_for(date=date, side=s)
@@ -153,12 +210,13 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
     try:
         checked, _ = plan_refit(planning.Overlay(book, extra), key)
     except WorkbookError as exc:
-        raise refuse(list(exc.problems)) from None
+        raise refuse(masked.problems(list(exc.problems))) from None
     if checked.waiting is not None and checked.waiting.sheet == sheet:
-        raise refuse([CellProblem(sheet, "A2", f"still missing: {checked.waiting.what}")])
+        raise refuse([CellProblem(sheet, "A2", masked.message(f"still missing: {checked.waiting.what}"))])
     rows: list[list[Any]] = [list(kind.header)]
     for r in raw[1:]:
         values = [_clean(h.get(r, c.name)) for c in kind.columns]
+        values = [masked.unmask(v) if isinstance(v, str) else v for v in values]
         if any(v is not None for v in values):
             rows.append(values)
     append_sheets(book_path, [NewSheet(sheet, rows, kind="orders", column_widths=[c.width for c in kind.columns])],
