@@ -314,7 +314,7 @@ def test_purchases_are_checked_while_the_other_side_has_not_decided_yet(capsys, 
     ("British", [["Battle Harden", "B-99", None, "B-Hero", None, None]], "Orders 18AM British!B2",
      "Battle Harden: 'B-99' is not a unit on the roster"),
     ("German", [["Shift", "Kampfgruppe move", "F", "G-4, B-6", "U2", None]], "Orders 18AM German!D2",
-     "Shift: B-6 is British, not German"),
+     "Shift: 'B-6' is not a unit on the roster"),  # an enemy unit reads as an unknown one (no oracle)
     ("German", [["Charge", "G-1", None, None, None, None]], "Orders 18AM German!A2", "'Charge'"),
 ])
 def test_bad_orders_are_refused_naming_the_returned_files_sheet_and_cell(capsys, abtf, tmp_path, side, rows, cell, words):
