@@ -11,10 +11,11 @@ Area of the umpire's Escape entry. Replacement and Casualty Reduction hit one
 unit of a stack, picked by Random Selection (campaign dice, labelled); an
 original 2 brings Heat of Battle to one unit (Random Selection), whose A15
 result the umpire enters (anything but Hero creation or Battle Hardening
-eliminates it). Equipment of a unit eliminated while escaping rolls a dr: 4-6
-eliminated, 1-3 left in the Location. A final 12 or more eliminates all units
-and weapons. Vehicle results follow the Mobile Vehicle column; a surviving
-crew becomes a Crew unit in the Area reached."""
+eliminates it). Equipment of a unit eliminated while escaping is eliminated on
+one dr of 4-6 (all of it together), else left in the Location. A final 12 or more eliminates all units
+and weapons. Vehicle results follow the Mobile Vehicle column; a non-dm Gun hooked to a
+vehicle that escapes goes with it (9.6054), and a surviving crew becomes a Crew
+unit in the Area reached."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -168,14 +169,21 @@ def vehicle_situation(state: ABtFState, inputs: ABtFInputs, vehicle: Unit, hexes
 
 
 def equipment_fate(state: ABtFState, dice, dead: Unit, entries: list) -> ABtFState:
-    """9.60541: the Equipment a unit took is eliminated on a dr of 4-6, else left."""
-    for item in [i for i in state.units if i.holder == dead.id and i.is_equipment]:
-        r = dice.roll("abtf.escape_equipment", ("9.60541", dead.side, dead.id, item.id))
-        entries.append(rolled(STEP, "9.60541", dead.side, item.id, r))
+    """9.60541: all the Equipment a unit took is eliminated on one subsequent dr
+    of 4-6, else left in its last Location."""
+    items = [i for i in state.units if i.holder == dead.id and i.is_equipment]
+    if not items:
+        return state
+    r = dice.roll("abtf.escape_equipment", ("9.60541", dead.side, dead.id))
+    names = ", ".join(i.id for i in items)
+    entries.append(rolled(STEP, "9.60541", dead.side, dead.id, r, f"{r.result}: the Equipment of {dead.id} ({names})"))
+    for item in items:
         if r.effect.get("equipment") == "eliminated":
             state = state.drop([item.id]).with_(removed=state.removed + (Removal(item, "9.60541", f"with {dead.id}", None, 0),))
+            entries.append(note(STEP, "9.60541", f"eliminated with {dead.id}", dead.side, item.id))
         else:
             state = state.put(item.with_(holder=None, area=dead.area, location=dead.location))
+            entries.append(note(STEP, "9.60541", f"left in {dead.location or dead.area}", dead.side, item.id))
     return state
 
 
@@ -266,7 +274,7 @@ def escape_vehicle(state: ABtFState, inputs: ABtFInputs, dice, vehicle: Unit, en
     entries.append(rolled(STEP, RULE, side, vehicle.id, r, "; ".join([r.result] + extra)))
     leaders = [u for u in state.carried_by(vehicle.id) if u.is_personnel]
     if effect.get("outcome") == "escape":
-        state, _ = move(state, vehicle, e.area)
+        state, _ = move(state, vehicle, e.area, towing=True)
         for al in leaders:
             state, _ = move(state, al, e.area)
         entries.append(note(STEP, "9.60541", f"escapes: Retained into {e.area}", side, vehicle.id))

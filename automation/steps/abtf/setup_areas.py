@@ -121,14 +121,16 @@ def check_destination(state: ABtFState, e: Line, side: str) -> None:
                                                   "(0 or more)"))
 
 
-def move(state: ABtFState, unit: Unit, area: str) -> tuple[ABtFState, list[str]]:
-    """``unit`` and what it carries (not a non-dm Gun) go to ``area``."""
+def move(state: ABtFState, unit: Unit, area: str, towing: bool = False) -> tuple[ABtFState, list[str]]:
+    """``unit`` and what it carries go to ``area``; a non-dm Gun stays behind,
+    unpossessed, unless ``towing`` (a Mobile vehicle it is hooked to that
+    succeeds in a Shift or Escape: 9.613, 9.6054)."""
     left = []
     state = state.put(unit.with_(area=area, location=None))
     for item in state.carried_by(unit.id):
         if item.is_personnel and not item.has("Prisoner"):
             continue
-        if item.cls == "Gun" and item.has("Non-dm"):
+        if item.cls == "Gun" and item.has("Non-dm") and not (towing and unit.mobile):
             state = state.put(item.with_(holder=None))
             left.append(item.id)
         else:

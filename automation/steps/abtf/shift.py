@@ -14,7 +14,9 @@ Idle CG Date, +1 per two Uncontrolled hexes FRD). 11: the group shifts, then
 each unit rolls the casualty dr (Personnel: Casualty Reduction, the Equipment
 it drops is eliminated; vehicle: eliminated without wreck, the umpire's Crew
 survival entry decides its crew). 12: ambush, all units and weapons eliminated
-(no Crew Survival, no wreck). A non-dm Gun never Shifts."""
+(no Crew Survival, no wreck). A non-dm Gun Shifts only hooked to a Mobile
+vehicle whose Shift succeeds (its With names the vehicle); otherwise it stays
+in the Area left, unpossessed."""
 from __future__ import annotations
 
 import re
@@ -179,9 +181,10 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
                 continue
             for u in units:
                 now = state.unit(u.id)
-                state, left = move(state, now, to)
+                state, left = move(state, now, to, towing=True)
                 if left:
-                    entries.append(note(STEP, RULE, f"non-dm Gun {', '.join(left)} cannot Shift: left in {origin}", side, u.id,
+                    entries.append(note(STEP, RULE, f"non-dm Gun {', '.join(left)} cannot Shift unless hooked to a Mobile "
+                                        f"vehicle: left in {origin}", side, u.id,
                                         visible=side))
             if effect.get("casualty_dr"):
                 state = casualties(state, inputs, dice, side, name, units, to, entries)

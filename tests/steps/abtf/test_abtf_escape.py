@@ -153,3 +153,32 @@ def test_a_transfer_before_escaping_lightens_the_load():
     result = escape.run(escaping(squad, mmg), given, ScriptedDice((2, 3)))
     assert "excess_pp" not in mods(rolls(result)[0])
     assert result.state.unit("B-MMG").holder is None and result.state.unit("B-MMG").area == "E"
+
+
+@pytest.mark.parametrize("dr, eliminated", [((4,), True), ((3,), False)])
+def test_9_60541_all_equipment_of_a_unit_eliminated_escaping_shares_one_dr(dr, eliminated):
+    hs = unit("B-2", cls="HS", area="E", location="E3")
+    lmg = unit("B-LMG", cls="SW", strength=None, area="E", location="E3", holder="B-2", pp=1)
+    piat = unit("B-PIAT", cls="SW", strength=None, area="E", location="E3", holder="B-2", pp=1)
+    dice = ScriptedDice((4, 5), dr)  # 9, night -1, hexes +2: Casualty Reduced, the HS eliminated
+    result = escape.run(escaping(hs, lmg, piat), inputs(), dice)
+    assert [label for label, _ in dice.thrown] == ["9.6054/British/B-2", "9.60541/British/B-2"]
+    assert dice.unused == []
+    if eliminated:
+        assert result.state.unit("B-LMG") is None and result.state.unit("B-PIAT") is None
+    else:
+        assert [(result.state.unit(i).location, result.state.unit(i).holder) for i in ("B-LMG", "B-PIAT")] == \
+            [("E3", None), ("E3", None)]
+
+
+@pytest.mark.parametrize("dice, result, area, holder", [((2, 3), "Escapes", "D", "G-T"),
+                                                        ((6, 5), "Eliminated; crew escapes", "E", None)])
+def test_9_6054_a_non_dm_gun_hooked_to_a_mobile_vehicle_escapes_only_with_it(dice, result, area, holder):
+    truck = unit("G-T", side="German", cls="Vehicle", strength=None, area="E", location="E3", vehicle="Unarmored")
+    gun = unit("G-PAK", side="German", cls="Gun", strength=None, area="E", location="E3", holder="G-T", status="Non-dm")
+    areas = [block("E", "British", "E2"), block("D", "German", "D1")]
+    start = state(truck, gun, areas=areas).with_(escaping={"G-T": line("Escape", "E3", area="D", hexes=0)})
+    out = escape.run(start, inputs(date="19PM", previous="19AM"), ScriptedDice(dice))
+    assert rolls(out)[0].roll.result == result  # soft vehicle -1
+    after = out.state.unit("G-PAK")
+    assert (after.area, after.holder) == (area, holder)

@@ -101,3 +101,26 @@ def test_two_groups_between_the_same_areas_or_one_unit_in_two_groups_are_refused
     text = str(err.value)
     assert "Orders 19AM British!D3: Shift: B-1 is already in group G1" in text
     assert "Orders 19AM British!D3: Shift: group G1 already goes from A to B" in text
+
+
+def test_9_613_a_non_dm_gun_hooked_to_a_mobile_vehicle_shifts_with_it():
+    truck = unit("G-T", side="German", cls="Vehicle", strength=None, area="E", vehicle="Unarmored")
+    gun = unit("G-PAK", side="German", cls="Gun", strength=None, area="E", location="E5", holder="G-T", status="Non-dm")
+    squad = unit("G-1", side="German", area="E", strength="4-6-7")
+    loose = unit("G-IG", side="German", cls="Gun", strength=None, area="E", location="E6", holder="G-1", status="Non-dm")
+    given = orders("German", order("German", "Shift", "KG", "F", units=["G-T", "G-1"], path="U1"))
+    result = shift.run(state(truck, gun, squad, loose, areas=AREAS), given, ScriptedDice((3, 4)))
+    assert rolls(result)[0].roll.final == 7 and rolls(result)[0].roll.result == "Successful Shift"
+    after = result.state
+    assert (after.unit("G-PAK").area, after.unit("G-PAK").holder) == ("F", "G-T")
+    assert (after.unit("G-IG").area, after.unit("G-IG").location, after.unit("G-IG").holder) == ("E", "E6", None)
+    assert "non-dm Gun G-IG cannot Shift unless hooked to a Mobile vehicle: left in E" in texts(result, "G-1")
+
+
+def test_9_613_a_non_dm_gun_stays_when_its_vehicle_fails_to_shift():
+    truck = unit("G-T", side="German", cls="Vehicle", strength=None, area="E", vehicle="Unarmored")
+    gun = unit("G-PAK", side="German", cls="Gun", strength=None, area="E", location="E5", holder="G-T", status="Non-dm")
+    given = orders("German", order("German", "Shift", "KG", "F", units=["G-T"]))
+    result = shift.run(state(truck, gun, areas=AREAS), given, ScriptedDice((5, 5)))
+    assert rolls(result)[0].roll.result == "Failed attempt"
+    assert (result.state.unit("G-PAK").area, result.state.unit("G-PAK").holder) == ("E", "G-T")
