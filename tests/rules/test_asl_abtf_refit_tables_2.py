@@ -153,15 +153,17 @@ def test_fortification_caps_are_settings(abtf):
     s = abtf.settings
     caps = {k: s[f"abtf.{k}"]["value"] for k in (
         "ap_mine_factors_per_cg_date", "at_mines_per_cg_date_british", "at_mines_per_cg_british",
-        "hip_daytime_percent", "hip_night_defender_free_percent", "afv_hip_allowed", "wire_hip_night_only",
+        "hip_daytime_percent", "hip_night_defender_free_percent", "wire_hip_night_only",
         "unspent_fpp_forfeit",
     )}
     assert caps == {
         "ap_mine_factors_per_cg_date": 12, "at_mines_per_cg_date_british": 2, "at_mines_per_cg_british": 8,
-        "hip_daytime_percent": 10, "hip_night_defender_free_percent": 25, "afv_hip_allowed": False,
+        "hip_daytime_percent": 10, "hip_night_defender_free_percent": 25,
         "wire_hip_night_only": True, "unspent_fpp_forfeit": True,
     }
     assert s["abtf.ap_mine_factors_per_cg_date"]["source"] == "9.619"
+    # 9.619 note 5 makes AFV HIP NA and there is no AFV HIP item to buy: nothing for a setting to switch
+    assert "abtf.afv_hip_allowed" not in s
 
 
 # ------------------------------------------------------------------ 9.6201

@@ -211,7 +211,7 @@ def heat_of_battle(state: ABtFState, inputs: ABtFInputs, unit: Unit, entries: li
     except ValueError as exc:
         raise WorkbookError(e.at("Notes").problem(f"Heat of Battle: {exc}")) from None
     entries.append(note(STEP, "9.6054", f"Heat of Battle: {text}", unit.side, unit.id))
-    return state.put(hardened).with_(hardened=state.hardened | {unit.id})
+    return state.put(hardened).with_(hardened=state.hardened + (unit.id,))
 
 
 def pick(dice, label: tuple, units: list[Unit], entries: list, side: str, what: str) -> Unit:
@@ -224,9 +224,21 @@ def pick(dice, label: tuple, units: list[Unit], entries: list, side: str, what: 
     return chosen
 
 
+def free_deployment(units: Sequence[Unit]) -> str | None:
+    """The checklist line for the squads stacked with a Leader, which may deploy for free (9.6054)."""
+    squads = [u.id for u in units if u.cls == "Squad"]
+    if not squads or not any(u.cls == "Leader" for u in units):
+        return None
+    return (f"before the Escape DR, each of the {len(squads)} squads stacked with a Leader ({', '.join(squads)}) may deploy "
+            "into HS at no cost; a deployed squad is entered as its two HS on the End sheet")
+
+
 def escape_infantry(state: ABtFState, inputs: ABtFInputs, dice, name: str, units: list[Unit], entries: list) -> ABtFState:
     side = units[0].side
     e = state.escaping[units[0].id]
+    deploy = free_deployment(units)
+    if deploy:
+        entries.append(note(STEP, RULE, deploy, side, name))
     r = dice.roll("abtf.escape", ("9.6054", side, name), infantry_situation(state, inputs, units, e.hexes or 0), "Infantry")
     entries.append(rolled(STEP, RULE, side, name if len(units) == 1 else f"{name}: {', '.join(u.id for u in units)}", r))
     effect = r.effect

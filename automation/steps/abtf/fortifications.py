@@ -5,9 +5,11 @@ chart, Count, the Setup Area, Front Line) are checked against every cap of the
 table and its notes: the buyer (German/British prices, British-only and
 German-only items), the FPP the side has, at most 12 A-P minefield factors per
 CG Date, British A-T Mines at most 2 per CG Date and 8 per CG, daytime HIP for
-at most 10% (FRU) of the side's Infantry units in that Setup Area, and only
-"F" items in a Front Line Location. Each purchase joins the CG Roster as a
-Fortification in its Setup Area; FPP not spent are lost."""
+at most 10% (FRU) of the side's Infantry squads in that Setup Area (HS and
+crews are not squads), and only "F" items in a Front Line Location. Each
+purchase joins the CG Roster as a Fortification in its Setup Area; Wire is
+told whether it may be HIP (night only), a night scenario lists the Defender's
+free HIP per Setup Area (E1.2); FPP not spent are lost (a setting)."""
 from __future__ import annotations
 
 import math
@@ -73,13 +75,36 @@ def caps(state: ABtFState, inputs: ABtFInputs, side: str, bought: list[tuple], p
         percent = inputs.setting("abtf.hip_daytime_percent")
         for area in sorted({o.area for o, row, _ in bought if row["Id"] in HIP_UNITS}):
             hip = [(o, n) for o, row, n in bought if row["Id"] in HIP_UNITS and o.area == area]
-            infantry = sum(1 for u in state.units if u.side == side and u.area == area and u.cls in ("Squad", "HS", "Crew"))
-            cap = math.ceil(infantry * percent / 100)
+            squads = squads_in(state, side, area)
+            cap = math.ceil(squads * percent / 100)
             if sum(n for _, n in hip) > cap:
                 problems.append(hip[-1][0].at("Count").problem(
                     f"Fortification: {sum(n for _, n in hip)} units HIP in {area}; in a daytime scenario at most {percent}% "
-                    f"(FRU) of its {infantry} Infantry units: {cap}"))
+                    f"(FRU) of its {squads} Infantry squads (HS and crews are not squads): {cap}"))
     return mines
+
+
+def squads_in(state: ABtFState, side: str, area: str) -> int:
+    """The side's Retained and just-bought Infantry squads in a Setup Area (9.619 note 5)."""
+    return sum(1 for u in state.units if u.side == side and u.area == area and u.cls == "Squad")
+
+
+def night_hip(state: ABtFState, inputs: ABtFInputs, side: str) -> list:
+    """E1.2 as 9.619 note 5 cites it: the night Scenario Defender's free HIP, per Setup Area."""
+    percent = inputs.setting("abtf.hip_night_defender_free_percent")
+    counts = [f"{area} {math.ceil(squads_in(state, side, area) * percent / 100)} of {squads_in(state, side, area)}"
+              for area in friendly_areas(state, side, entry=False)]
+    return [note(STEP, RULE, f"night: if the {side} is the Scenario Defender, {percent}% (FRU) of its squads per Setup Area "
+                             f"may set up HIP at no FPP (E1.2): {'; '.join(counts) or 'no Setup Area'}", side, side,
+                 visible=side)]
+
+
+def wire_hip(inputs: ABtFInputs) -> str:
+    if not inputs.setting("abtf.wire_hip_night_only"):
+        return "Wire may set up HIP (the night-only setting is off)"
+    if inputs.date.night:
+        return "Wire may set up HIP: a Night CG Scenario (9.619 note 7)"
+    return "Wire may not set up HIP: a daytime CG Scenario (9.619 note 7)"
 
 
 @pausable
@@ -104,10 +129,15 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
             state = state.put(Unit(uid, side, "Fortification", kind, area=o.area or "", pp=0,
                                    status=frozenset({"Front Line"} if o.front_line else ()), notes="bought 9.619"))
             entries.append(note(STEP, RULE, f"{kind} in {o.area}: {int(row['FPP']) * n} FPP", side, uid, visible=side))
-        if inputs.date.night and bought:
-            entries.append(note(STEP, RULE, "night: the Scenario Defender's 25% HIP (E1.2) costs no FPP", side, side, visible=side))
-        entries.append(note(STEP, RULE, f"FPP spent {cost} of {have}; {have - cost} unspent are lost", side, side, visible=side))
-        state = state.record(side, fpp=0, at_mines=state.records[side].at_mines + mines)
+            if row["Id"] == "wire":
+                entries.append(note(STEP, "9.619", wire_hip(inputs), side, uid, visible=side))
+        if inputs.date.night:
+            entries += night_hip(state, inputs, side)
+        forfeit = inputs.setting("abtf.unspent_fpp_forfeit")
+        entries.append(note(STEP, RULE, f"FPP spent {cost} of {have}; {have - cost} unspent "
+                                        + ("are lost" if forfeit else "are kept (the forfeit setting is off)"),
+                            side, side, visible=side))
+        state = state.record(side, fpp=0 if forfeit else have - cost, at_mines=state.records[side].at_mines + mines)
         state = state.with_(fortified={**state.fortified, side: cost})
     if problems:
         raise WorkbookError(problems)

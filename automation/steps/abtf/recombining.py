@@ -92,9 +92,11 @@ def heroes(state: ABtFState, inputs: ABtFInputs) -> tuple[ABtFState, list]:
                 entries.append(note(STEP, "9.6112", "eliminated; its side chose no MMC to Battle Harden", side, hero.id))
                 continue
             target = state.unit(order.subject)
-            if target is None or target not in eligible[hero.id] or target.id in state.hardened:
+            most = inputs.setting("abtf.battle_harden_per_rephase")
+            if target is None or target.id not in {u.id for u in eligible[hero.id]} or state.hardened.count(target.id) >= most:
+                times = "once" if most == 1 else f"{most} times"
                 problems.append(order.at("Subject").problem(f"Battle Harden: {order.subject!r} is not a non-crew MMC of the {side} "
-                                                            f"in {hero.area} that has not Battle Hardened this RePh"))
+                                                            f"in {hero.area} that has not Battle Hardened {times} this RePh"))
                 continue
             try:
                 hardened, text = battle_harden(inputs, target, str(order.value) if order.value not in (None, "") else None)
@@ -102,7 +104,7 @@ def heroes(state: ABtFState, inputs: ABtFInputs) -> tuple[ABtFState, list]:
                 problems.append(order.at("Value").problem(f"Battle Harden: {exc}"))
                 continue
             used.add(target.id)
-            state = state.put(hardened).with_(hardened=state.hardened | {target.id})
+            state = state.put(hardened).with_(hardened=state.hardened + (target.id,))
             entries.append(note(STEP, "9.6112", f"eliminated; {target.id} {text}", side, hero.id))
     if problems:
         raise WorkbookError(problems)

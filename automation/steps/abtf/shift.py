@@ -153,6 +153,18 @@ def casualties(state: ABtFState, inputs: ABtFInputs, dice, side: str, name: str,
     return state
 
 
+def free_deployment(inputs: ABtFInputs, units: list[Unit]) -> str | None:
+    """The checklist line for the squads a group's Leaders let deploy for free (9.613)."""
+    leaders = sum(1 for u in units if u.cls == "Leader")
+    squads = sum(1 for u in units if u.cls == "Squad")
+    if not leaders or not squads:
+        return None
+    per = inputs.setting("abtf.shift_deploy_per_leader")
+    may = min(squads, leaders * per)
+    return (f"before the Shift DR, up to {may} of the group's {squads} squads may deploy into HS at no cost ({per} per "
+            f"Leader, {leaders} Leader{'s' if leaders > 1 else ''}); a deployed squad is entered as its two HS on the End sheet")
+
+
 @pausable
 def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
     for side in SIDES:
@@ -164,6 +176,9 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
             entries.append(note(STEP, RULE, "no Shift attempt", side, side, visible=side))
         for name, units, to, hexes, order in plans:
             origin = units[0].area
+            deploy = free_deployment(inputs, units)
+            if deploy:
+                entries.append(note(STEP, RULE, deploy, side, name, visible=side))
             conditions = {"previous_cg_date_idle"} if side == BRITISH and inputs.mode is Mode.IDLE else set()
             r = dice.roll("abtf.shift", ("9.613", side, name), Situation(frozenset(conditions), {"hexes": hexes}), side)
             entries.append(rolled(STEP, RULE, side, f"{name}: {', '.join(u.id for u in units)}", r,

@@ -388,7 +388,7 @@ class ABtFState:
     removed: tuple[Removal, ...] = ()
     ob_given: tuple[Reinforcement, ...] = ()
     armor_leaders: Mapping[str, str] = field(default_factory=dict)  # Armor Leader -> vehicle he mans next scenario
-    hardened: frozenset[str] = frozenset()
+    hardened: tuple[str, ...] = ()  # each Battle Hardening of an MMC this RePh, by unit (9.6112)
     escaping: Mapping[str, Line] = field(default_factory=dict)  # unit -> the umpire's Escape entry (9.6053)
     rg_lines: tuple[RGLine, ...] = ()  # this CG Date's RG Purchase Record lines (9.6178)
     fortified: Mapping[str, int] = field(default_factory=dict)  # FPP spent per side (9.619)

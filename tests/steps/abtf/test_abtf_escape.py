@@ -182,3 +182,12 @@ def test_9_6054_a_non_dm_gun_hooked_to_a_mobile_vehicle_escapes_only_with_it(dic
     assert rolls(out)[0].roll.result == result  # soft vehicle -1
     after = out.state.unit("G-PAK")
     assert (after.area, after.holder) == (area, holder)
+
+
+def test_9_6054_each_squad_stacked_with_a_leader_may_deploy_freely_a_checklist_line():
+    a, b = unit("B-1", area="E", location="E3"), unit("B-2", area="E", location="E3")
+    leader = unit("B-L", cls="Leader", area="E", location="E3")
+    given = with_orders(inputs(), "British", order("British", "Escape stack", "S", units=["B-1", "B-2", "B-L"]))
+    result = escape.run(escaping(a, b, leader), given, ScriptedDice((1, 3)))
+    assert texts(result, "S")[0] == ("before the Escape DR, each of the 2 squads stacked with a Leader (B-1, B-2) may deploy "
+                                     "into HS at no cost; a deployed squad is entered as its two HS on the End sheet")

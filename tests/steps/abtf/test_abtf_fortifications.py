@@ -59,8 +59,50 @@ def test_daytime_hip_is_capped_at_ten_percent_fru_of_the_areas_infantry_but_not_
     squads = [unit(f"B-{n}", area="A") for n in range(11)]
     hip = [purchase("British", "Fortification", "hip_squad", 3, "A")]
     with pytest.raises(WorkbookError, match=r"3 units HIP in A; in a daytime scenario at most 10% \(FRU\) of its 11 Infantry "
-                                            r"units: 2"):
+                                            r"squads \(HS and crews are not squads\): 2"):
         fortify(hip, units=squads)
     assert fortify([purchase("British", "Fortification", "hip_squad", 2, "A")], units=squads).state.records["British"].fpp == 0
     night = fortify(hip, units=squads, date="18N")
-    assert "night: the Scenario Defender's 25% HIP (E1.2) costs no FPP" in texts(night, "British")
+    assert "night: if the British is the Scenario Defender, 25% (FRU) of its squads per Setup Area may set up HIP at no " \
+           "FPP (E1.2): A 3 of 11" in texts(night, "British")
+
+
+def test_9_619_note_5_daytime_hip_counts_squads_not_half_squads_or_crews():
+    units = [unit(f"B-{n}", area="A") for n in range(10)] + [unit(f"B-H{n}", cls="HS", area="A") for n in range(4)] \
+        + [unit("B-C", cls="Crew", strength=None, area="A")]
+    hip = [purchase("British", "Fortification", "hip_squad", 2, "A")]
+    with pytest.raises(WorkbookError, match=r"Purchases 19AM British!D2: Fortification: 2 units HIP in A; in a daytime "
+                                            r"scenario at most 10% \(FRU\) of its 10 Infantry squads .*: 1"):
+        fortify(hip, units=units)
+    assert fortify([purchase("British", "Fortification", "hip_squad", 1, "A")], units=units).state.units[-1].type == "HIP squad"
+
+
+def test_9_619_night_defender_hip_percent_is_read_from_its_setting():
+    squads = [unit(f"B-{n}", area="A") for n in range(9)]
+    given = inputs(date="18N", purchases={"British": [], "German": []}, **{"abtf.hip_night_defender_free_percent": 50})
+    start = state(*squads, areas=AREAS)
+    result = fortifications.run(start, given, ScriptedDice())
+    assert "(E1.2): A 5 of 9" in texts(result, "British")[0]
+
+
+@pytest.mark.parametrize("date, setting, text", [
+    ("19AM", True, "Wire may not set up HIP: a daytime CG Scenario (9.619 note 7)"),
+    ("18N", True, "Wire may set up HIP: a Night CG Scenario (9.619 note 7)"),
+    ("19AM", False, "Wire may set up HIP (the night-only setting is off)"),
+])
+def test_9_619_note_7_wire_may_be_hip_only_at_night(date, setting, text):
+    given = inputs(date=date, purchases={"British": [], "German": [purchase("German", "Fortification", "wire", 1, "F")]},
+                   **{"abtf.wire_hip_night_only": setting})
+    result = fortifications.run(state(areas=AREAS, german=record("German", fpp=10)), given, ScriptedDice())
+    wire = result.state.units[-1]
+    assert texts(result, wire.id) == ["Wire in F: 10 FPP", text]
+
+
+@pytest.mark.parametrize("forfeit, left, text", [(True, 0, "6 unspent are lost"),
+                                                 (False, 6, "6 unspent are kept (the forfeit setting is off)")])
+def test_9_619_unspent_fpp_are_forfeit_as_the_setting_says(forfeit, left, text):
+    given = inputs(purchases={"British": [purchase("British", "Fortification", "foxhole_1", 2, "A")], "German": []},
+                   **{"abtf.unspent_fpp_forfeit": forfeit})
+    result = fortifications.run(state(areas=AREAS, british=record("British", fpp=8)), given, ScriptedDice())
+    assert result.state.records["British"].fpp == left
+    assert f"FPP spent 2 of 8; {text}" in texts(result, "British")

@@ -95,3 +95,20 @@ def test_a_san_below_two_is_raised_to_two_without_a_roll():
     result = cg_date.run(state(british=record("British", san=1), german=record("German", san=0)), inputs(), dice)
     assert result.state.records["British"].san == 2 and result.state.records["German"].san == 2 and dice.thrown == []
     assert "new CG Date 19AM (after 18N): a daylight CG Date, Campaign Exhaustion DRM +1" in texts(result)
+
+
+@pytest.mark.parametrize("most, refused", [(1, True), (2, False)])
+def test_9_6112_an_mmc_battle_hardens_at_most_the_settings_times_per_reph(most, refused):
+    squad = unit("B-2", strength="4-5-7", area="D", quality="Green")
+    heroes = [unit("B-H1", cls="Hero", area="D"), unit("B-H2", cls="Hero", area="D")]
+    given = with_orders(inputs(**{"abtf.battle_harden_per_rephase": most}), "British",
+                        order("British", "Battle Harden", "B-2", "4-5-8", units=["B-H1"]),
+                        order("British", "Battle Harden", "B-2", "4-6-8", units=["B-H2"], row=3))
+    if refused:
+        with pytest.raises(WorkbookError, match=r"Orders 19AM British!B3: Battle Harden: 'B-2' is not a non-crew MMC of the "
+                                                r"British in D that has not Battle Hardened once this RePh"):
+            recombining.run(state(squad, *heroes, areas=AREAS), given, ScriptedDice())
+        return
+    after = recombining.run(state(squad, *heroes, areas=AREAS), given, ScriptedDice()).state
+    assert (after.unit("B-2").strength, after.unit("B-2").quality) == ("4-6-8", "1st Line")
+    assert after.hardened == ("B-2", "B-2")

@@ -124,3 +124,19 @@ def test_9_613_a_non_dm_gun_stays_when_its_vehicle_fails_to_shift():
     result = shift.run(state(truck, gun, areas=AREAS), given, ScriptedDice((5, 5)))
     assert rolls(result)[0].roll.result == "Failed attempt"
     assert (result.state.unit("G-PAK").area, result.state.unit("G-PAK").holder) == ("E", "G-T")
+
+
+def test_9_613_free_deployment_is_a_checklist_line_with_three_squads_per_leader():
+    units = [unit(f"B-{n}", area="A") for n in range(4)] + [unit("B-L", cls="Leader", area="A")]
+    given = orders("British", order("British", "Shift", "West", "B", units=[u.id for u in units]))
+    result = shift.run(state(*units, areas=AREAS), given, ScriptedDice((2, 2)))
+    assert texts(result, "West")[0] == ("before the Shift DR, up to 3 of the group's 4 squads may deploy into HS at no cost "
+                                        "(3 per Leader, 1 Leader); a deployed squad is entered as its two HS on the End sheet")
+    given = with_orders(inputs(orders={"British": (), "German": ()}, **{"abtf.shift_deploy_per_leader": 2}), "British",
+                        order("British", "Shift", "West", "B", units=[u.id for u in units]))
+    result = shift.run(state(*units, areas=AREAS), given, ScriptedDice((2, 2)))
+    assert texts(result, "West")[0].startswith("before the Shift DR, up to 2 of the group's 4 squads may deploy")
+    alone = shift.run(state(*units[:4], areas=AREAS),
+                      orders("British", order("British", "Shift", "West", "B", units=[u.id for u in units[:4]])),
+                      ScriptedDice((2, 2)))
+    assert not any("deploy" in t for t in texts(alone))
