@@ -115,6 +115,8 @@ CHIT_LIMITS = [["British", 6, 4, ILLUSTRATIVE], ["German", 7, 3, ILLUSTRATIVE]]
 # ---------------------------------------------------------------- the first scenario, played
 # The end of the 17N CG Scenario: the Germans took Block C but for hex n (the example of 9.6053).
 END_17N: list[list[Any]] = [
+    _u("British", "B-1", "Squad", "Para", "6-5-8", "C", "C4", quality="Elite", half="3-4-8", replaced="4-5-8",
+       status="Eliminated"),
     _u("British", "B-2", "Squad", "Para", "6-5-8", "D", "D1", quality="Elite", half="3-4-8", replaced="4-5-8"),
     _u("British", "B-3", "HS", "Para", "3-3-8", "C", "n", quality="1st Line", half="6-4-8"),
     _u("British", "B-4", "HS", "Para", "3-4-8", "A", "A2", quality="Elite", half="6-5-8"),
@@ -214,12 +216,24 @@ def enter_purchases(book: Path, date: str, purchases: dict[str, list[list[Any]]]
                          for s, rows in purchases.items()], batch=f"Purchases {date}")
 
 
+def end_17n(book: Path) -> list[list[Any]]:
+    """The End 17N sheet: END_17N for the units the scenario changed, and every
+    other unit of Units 17N (the RGs and fortifications received at 17N) as the
+    refit wrote it: the End sheet accounts for every unit (9.603)."""
+    from automation.workbook.reader import Workbook
+
+    changed = {row[1] for row in END_17N}
+    rows = Workbook(book).raw(K.UNITS.name_for(date="17N"))[1:]
+    kept = [list(r) + [None] * (len(K.END.columns) - len(r)) for r in rows if r and r[1] not in changed]
+    return [list(r) for r in END_17N] + kept
+
+
 def enter_first_scenario(book: Path, end: list[list[Any]] | None = None, umpire: list[list[Any]] | None = None,
                          orders: dict[str, list[list[Any]]] | None = None) -> None:
     """What the umpire and the players enter after the 17N CG Scenario."""
     from automation.workbook.package import append_sheets
 
-    append_sheets(book, [_sheet(K.END.name_for(date="17N"), K.END, END_17N if end is None else end, "results"),
+    append_sheets(book, [_sheet(K.END.name_for(date="17N"), K.END, end_17n(book) if end is None else end, "results"),
                          _sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, UMPIRE_18AM if umpire is None else umpire,
                                 "results")], batch="End of 17N")
     append_sheets(book, [_sheet(K.ORDERS.name_for(date="18AM", side=s), K.ORDERS, rows, "orders")

@@ -17,11 +17,11 @@ from typing import Any
 from automation.engine.tables import RuleSystem
 from automation.errors import CellProblem, WorkbookError
 from automation.steps.abtf.state import (
-    SIDES, ABtFInputs, ABtFState, Area, CGDate, ClassInfo, Line, Mode, Ref, RGEntry, RGLine, Reinforcement, SideRecord,
-    Unit, factors_morale,
+    ELIMINATED_IN_PLAY, SIDES, ABtFInputs, ABtFState, Area, CGDate, ClassInfo, Line, Mode, Ref, Removal, RGEntry, RGLine,
+    Reinforcement, SideRecord, Unit, factors_morale,
 )
 from automation.workbook import abtf_sheets as K
-from automation.workbook.reader import SheetRow
+from automation.workbook.reader import SheetRow, column_letter
 
 START = "Start"
 FINAL = "End"
@@ -163,6 +163,30 @@ def read_units(book: Any, name: str, areas: Mapping[str, Area], lists: Mapping[s
             problems.append(rows[u.id].problem("With", f"{u.holder} is {other.side}; only a prisoner is With an enemy unit"))
     _fail(problems, book)
     return tuple(units)
+
+
+def account_for(units: tuple[Unit, ...], end_units: tuple[Unit, ...], units_sheet: str, end_sheet: str,
+                book: Any) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """Every unit of the Units sheet must be on the End sheet (9.603: the units at CG
+    Scenario End); one eliminated in play has Status Eliminated. Returns the units
+    still in play and those eliminated in play."""
+    problems: list[CellProblem] = []
+    listed = {u.id for u in end_units}
+    missing = [u.id for u in units if u.id not in listed]
+    if missing:
+        shown = ", ".join(missing[:40]) + (f" and {len(missing) - 40} more" if len(missing) > 40 else "")
+        problems.append(CellProblem(end_sheet, f"B{len(end_units) + 2}",
+                                    f"{len(missing)} unit(s) of {units_sheet} missing: {shown}; list every unit as it stands "
+                                    "at CG Scenario End, with Status Eliminated for one eliminated in play"))
+    gone = {u.id for u in end_units if u.has("Eliminated")}
+    with_column = column_letter([c.name for c in K.END.columns].index("With"))
+    for u in end_units:
+        if u.holder in gone and not u.has("Eliminated"):
+            row = "".join(ch for ch in u.ref.cell if ch.isdigit())
+            problems.append(CellProblem(end_sheet, f"{with_column}{row}", f"{u.holder} is Eliminated: clear the With of "
+                                        f"{u.id} (left unpossessed) or name its new possessor"))
+    _fail(problems, book)
+    return tuple(u for u in end_units if u.id not in gone), tuple(u for u in end_units if u.id in gone)
 
 
 def read_records(book: Any, name: str) -> tuple[SideRecord, ...]:
@@ -313,10 +337,13 @@ def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFI
     areas = read_areas(book, names["blocks"])
     units = read_units(book, names["units"], areas, lists)
     end_units = None
+    in_play: tuple[Removal, ...] = ()
     if mode in (Mode.SCENARIO, Mode.FINAL):
         names["end"] = K.END.name_for(date=prev_label)
         if book.has(names["end"]):
-            end_units = read_units(book, names["end"], areas, lists, K.END)
+            end_units, fallen = account_for(units, read_units(book, names["end"], areas, lists, K.END), names["units"],
+                                            names["end"], book)
+            in_play = tuple(Removal(u, "9.603", ELIMINATED_IN_PLAY, None, 0) for u in fallen)
     names["umpire"] = K.UMPIRE.name_for(date=date.label)
     umpire = read_lines(book, K.UMPIRE, names["umpire"])
     orders, purchases = {}, {}
@@ -334,5 +361,5 @@ def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFI
         tuple(lists.get("leader_ratings", ())), tuple(lists.get("armor_leader_ratings", ())),
         tuple(lists.get("quality", ())), settings_by_id(system, settings), names, purchases,
         read_rg_record(book, names["rg_record"]), read_chit_limits(book))
-    state = ABtFState(end_units if end_units is not None else units, areas, current, history)
+    state = ABtFState(end_units if end_units is not None else units, areas, current, history, removed=in_play)
     return inputs, state

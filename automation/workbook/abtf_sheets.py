@@ -31,7 +31,7 @@ STATUS_FLAGS = (
     "Encircled", "Wounded", "Heroic", "Walking Wounded", "Unarmed", "Prisoner", "Fanatic", "Minefield",
     "Immobile", "Abandoned", "Bogged", "Shocked", "Stunned", "Recall", "Captured", "Exited", "Burnt-out",
     "Malfunctioned", "Disabled", "Non-qualified", "Emplaced", "Non-dm", "Front Line", "Hidden", "Not entered",
-    "No crew",
+    "No crew", "Eliminated",
 )
 
 CG_DATES = SheetKind(
@@ -112,7 +112,8 @@ UNITS = SheetKind(
 END = SheetKind(
     "abtf.end", "End {date}", UNITS.columns, tab="results", dated=True, rule="9.603",
     description="The units as they stand at CG Scenario End (copy the Units sheet and edit it): Locations, Areas, "
-    "Status (Encircled, Wounded, Immobile ...); units eliminated in play are left out.",
+    "Status (Encircled, Wounded, Immobile ...). Every unit of the Units sheet stays listed: one eliminated in play has "
+    "Status Eliminated (its CVP are in the Final CVP).",
 )
 BLOCKS = SheetKind(
     "abtf.blocks", "Blocks {date}",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem, WorkbookError
 from automation.steps.abtf.common import note, pausable, wait_umpire
-from automation.steps.abtf.state import SIDES, ABtFInputs, ABtFState
+from automation.steps.abtf.state import ELIMINATED_IN_PLAY, SIDES, ABtFInputs, ABtFState
 
 STEP = "Rally and Unloading"
 RULE = "9.603"
@@ -34,6 +34,10 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
     for side in SIDES:
         if side not in cvp:
             raise wait_umpire(inputs, f"Final CVP of the {side} for the scenario just ended", STEP)
+    for r in state.removed:
+        if r.why == ELIMINATED_IN_PLAY:
+            entries.append(note(STEP, RULE, "eliminated in play (End sheet): its CVP are in the Final CVP", r.unit.side,
+                                r.unit.id))
     for side in SIDES:
         state = state.record(side, final_cvp=cvp[side])
         entries.append(note(STEP, RULE, f"CG Scenario End: final CVP {cvp[side]}", side, side))

@@ -18,6 +18,7 @@ MMC = ("Squad", "HS", "Crew")
 SMC = ("Leader", "Armor Leader", "Hero")
 LEADERS = ("Leader", "Armor Leader")
 EQUIPMENT = ("SW", "Gun")
+ELIMINATED_IN_PLAY = "eliminated in play"  # a Removal's why for a unit the End sheet marks Eliminated
 RATING = re.compile(r"^\s*(\d{1,2})\s*([+-])\s*(\d)\s*$")
 FACTORS = re.compile(r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*-\s*(\d{1,2})\s*[A-Za-z]*\s*$")
 
@@ -441,6 +442,6 @@ class ABtFState:
 
 
 __all__ = [
-    "ABtFInputs", "ABtFState", "Area", "BRITISH", "CGDate", "ClassInfo", "GERMAN", "Line", "Mode", "RGEntry", "RGLine", "Ref",
+    "ABtFInputs", "ABtFState", "Area", "BRITISH", "ELIMINATED_IN_PLAY", "CGDate", "ClassInfo", "GERMAN", "Line", "Mode", "RGEntry", "RGLine", "Ref",
     "Reinforcement", "Removal", "SIDES", "SideRecord", "Unit", "enemy", "factors_morale", "rating_parts",
 ]

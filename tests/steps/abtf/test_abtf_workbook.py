@@ -12,8 +12,8 @@ import pytest
 from automation.engine.dice import DiceKind, RollLabel
 from automation.errors import WorkbookError
 from automation.samples_abtf import (
-    END_17N, ORDERS_18AM, PURCHASES_17N, SAMPLE, SAMPLE_KEY, UMPIRE_18AM, _sheet, build_sample, enter_first_scenario,
-    enter_purchases, play,
+    END_17N, ORDERS_18AM, PURCHASES_17N, SAMPLE, SAMPLE_KEY, UMPIRE_18AM, _sheet, build_sample, end_17n,
+    enter_first_scenario, enter_purchases, play,
 )
 from automation.service import new_campaign, refit, undo
 from automation.workbook import abtf_sheets as K
@@ -117,11 +117,13 @@ def test_the_next_refit_waits_for_the_end_of_the_18am_scenario_and_undo_takes_th
     assert undo(book) == ["RePh 18AM 2", "Units 18AM", "Blocks 18AM", "CG Roster 18AM", "RG Record 18AM"]
 
 
-def _enter(book: Path, end=END_17N, umpire=UMPIRE_18AM, orders=ORDERS_18AM) -> bytes:
+def _enter(book: Path, end=None, umpire=UMPIRE_18AM, orders=ORDERS_18AM) -> bytes:
+    """The sample up to 18AM's RePh; ``end`` edits the End 17N rows the sample makes."""
     refit(book)
     enter_purchases(book, "17N", PURCHASES_17N)
     refit(book)
-    enter_first_scenario(book, end, umpire, orders)
+    full = end_17n(book)
+    enter_first_scenario(book, end(full) if end else full, umpire, orders)
     return book.read_bytes()
 
 
@@ -130,21 +132,42 @@ def _edit(rows, unit: str, column: str, value) -> list:
     return [r[:i] + [value] + r[i + 1:] if r[1] == unit else r for r in rows]
 
 
+def _b8(rows) -> list:
+    b7 = next(r for r in rows if r[1] == "B-7")
+    return rows + _edit(_edit([b7], "B-7", "Unit", "B-8"), "B-8", "Location", "E5")
+
+
 @pytest.mark.parametrize("change, message", [
-    (dict(end=_edit(END_17N, "G-3", "Area", "Q")), r"End 17N!H16: unknown Setup Area 'Q'; valid: A, B, C"),
-    (dict(end=_edit(END_17N, "G-L2", "Strength", "9-3")), r"End 17N!E19: '9-3' is not a possible leader rating; valid: 6\+1"),
+    (dict(end=lambda rows: _edit(rows, "G-3", "Area", "Q")), r"End 17N!H17: unknown Setup Area 'Q'; valid: A, B, C"),
+    (dict(end=lambda rows: _edit(rows, "G-L2", "Strength", "9-3")),
+     r"End 17N!E20: '9-3' is not a possible leader rating; valid: 6\+1"),
     (dict(orders={**ORDERS_18AM, "German": [["Shift", "KG", "F", "G-4", "U1 > D", None]]}),
      r"Orders 18AM German!E2: Shift: the path crosses D, British territory"),
-    (dict(end=END_17N + [_edit(_edit(END_17N, "B-7", "Unit", "B-8"), "B-8", "Location", "E5")[5]],
-          umpire=UMPIRE_18AM + [["Escape", "E5", None, "D", 2, None]],
+    (dict(end=_b8, umpire=UMPIRE_18AM + [["Escape", "E5", None, "D", 2, None]],
           orders={**ORDERS_18AM, "British": [["Escape stack", "S", None, "B-7, B-8", None, None]]}),
      r"Orders 18AM British!D2: Escape stack: an Escape stack may not mix Locations \(B-7 in E3, B-8 in E5\)"),
+    (dict(end=lambda rows: [r for r in rows if r[1] not in ("B-1", "G-17N-I3S.1-2")]),
+     r"End 17N!B\d+: 2 unit\(s\) of Units 17N missing: B-1, G-17N-I3S.1-2; list every unit as it stands at CG Scenario "
+     r"End, with Status Eliminated for one eliminated in play"),
+    (dict(end=lambda rows: _edit(rows, "B-2", "Status", "Eliminated")),
+     r"End 17N!J12: B-2 is Eliminated: clear the With of B-PIAT1 \(left unpossessed\) or name its new possessor"),
 ])
 def test_bad_input_names_sheet_and_cell_and_writes_nothing(book, change, message):
     before = _enter(book, **change)
     with pytest.raises(WorkbookError, match=message):
         refit(book)
     assert book.read_bytes() == before
+
+
+def test_9_603_the_end_sheet_lists_every_unit_and_one_eliminated_in_play_leaves_play(book):
+    _enter(book)
+    ended = {r["Unit"]: r for r in rows(book, "End 17N", K.END)}
+    created = {r["Unit"] for r in rows(book, "Units 17N", K.UNITS)}
+    assert created <= set(ended) and len(created - {r[1] for r in END_17N}) == 15
+    assert ended["B-1"]["Status"] == "Eliminated"
+    outcome = refit(book)
+    assert any(e.subject == "B-1" and e.text == "eliminated in play (End sheet): its CVP are in the Final CVP"
+               for e in outcome.entries)
 
 
 def test_the_adapter_reads_an_idle_date_as_a_repeat_of_9_612_on(book):
