@@ -45,7 +45,7 @@ def build(folder: Path, stage: str) -> Path:
     refit(book)
     S.enter_purchases(book, "17N", S.PURCHASES_17N)
     refit(book)
-    append_sheets(book, [S._sheet(K.END.name_for(date="17N"), K.END, S.END_17N, "results"),
+    append_sheets(book, [S._sheet(K.END.name_for(date="17N"), K.END, S.end_17n(book), "results"),
                          S._sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
     assert refit(book).waiting.sheet == "Orders 18AM British"
     if stage == "orders_18am":
@@ -178,7 +178,7 @@ def test_no_part_of_an_abtf_export_holds_a_secret_of_the_other_side(capsys, abtf
 
 def test_the_secrets_searched_for_include_the_cpp_roll_purchases_chit_and_unit_ids(abtf):
     secret = secrets_of(abtf("complete"), "German")
-    assert {"G-1", "G-V1 crew", "G-18AM-F2", "18AM/9.616/German", "I1(K) 8", "german-purchase-4", "german-orders-shift",
+    assert {"G-1", "G-V1 crew", "G-18AM-F3", "18AM/9.616/German", "I1(K) 8", "german-purchase-4", "german-orders-shift",
             "+10 Variable Arrival Points: 25 CPP replenished; 7 + 25 = 32",
             "CPP spent 8 of 32; 24 unspent, divided by 2 (FRU): 12 Left"} <= secret
     assert PURCHASES["German"][3][:2] == ["Chit", "Attack"]  # german-purchase-4 marks the German chit
@@ -250,7 +250,7 @@ def test_the_orders_sheet_lists_the_sides_units_and_says_where_the_refit_stopped
     ws = openpyxl.load_workbook(out)["Orders 18AM British"]
     assert [c.value for c in ws[1]] == K.ORDERS.header + [None, "CPP left: 12", "FPP left: 0"]
     lists = {str(dv.sqref).split(":")[0]: dv.formula1 for dv in ws.data_validations.dataValidation}
-    assert lists["A2"] == '"' + ",".join(K.ORDER_KINDS) + '"' and lists["B2"] == lists["C2"] == "Choices!$A$2:$A$18"
+    assert lists["A2"] == '"' + ",".join(K.ORDER_KINDS) + '"' and lists["B2"] == lists["C2"] == "Choices!$A$2:$A$24"
     choices = {r[0]: r[1] for r in Workbook(out).raw("Choices")[1:]}
     assert choices["B-Hero"] == "Hero: Hero 1-4-9, in D (D1)"
     assert choices["G-V1"] == "Vehicle: PzKpfw IIIL, in C (C5), Immobile, Abandoned, Captured"  # taken in C (9.6071)
