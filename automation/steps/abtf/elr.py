@@ -4,7 +4,8 @@
 Date was Idle, the British roll for Ammunition Shortage (+ Campaign Exhaustion,
 + British Attack Chits of the CG less one): 10 or more raises the Level by one.
 9.6202: each side rolls on the ELR Loss/Gain Chart: -1 per 30 CVP (FRD) of enemy
-units it eliminated in the last CG Scenario and this RePh, -3 per Idle CG Date
+units it eliminated in the last CG Scenario (after an Idle CG Date still the
+last one played) and this RePh, -3 per Idle CG Date
 since the last CG Scenario, +1 per CG Scenario and per Attack Chit of the side
 since the last Idle CG Date, + Campaign Exhaustion (British) or half of it FRD
 (German), + the British Ammunition Shortage Level. The Campaign Exhaustion DRM
@@ -35,11 +36,19 @@ def idle_since_scenario(history: list[SideRecord]) -> int:
     return n
 
 
+def last_scenario_cvp(state: ABtFState, inputs: ABtFInputs, side: str, history: list[SideRecord]) -> int:
+    """The CVP the side earned in the last CG Scenario played: this RePh's Final
+    CVP, or after an Idle CG Date the Final CVP recorded for that scenario."""
+    if inputs.mode is not Mode.IDLE:
+        return state.final_cvp.get(side, 0)
+    return next((r.final_cvp for r in reversed(history) if r.final_cvp is not None), 0)
+
+
 def elr_situation(state: ABtFState, inputs: ABtFInputs, side: str) -> Situation:
     history = [r for r in state.history if r.side == side]
     recent = since_idle(history)
     quantities = {
-        "enemy_cvp": state.final_cvp.get(side, 0) + state.reph_cvp.get(side, 0),
+        "enemy_cvp": last_scenario_cvp(state, inputs, side, history) + state.reph_cvp.get(side, 0),
         "idle_cg_dates": idle_since_scenario(history),
         "cg_scenarios_since_idle": len(recent),
         "attack_chits_since_idle": sum(1 for r in recent if r.chit == "Attack"),

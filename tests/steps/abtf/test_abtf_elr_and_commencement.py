@@ -112,3 +112,15 @@ def test_a_chit_beyond_the_cgs_maximum_is_refused_at_its_cell():
 def test_german_control_of_block_h_is_sudden_death():
     out = commencement.run(state(areas=[block("H", "German", "H2")]), chits("Idle", "Idle"), ScriptedDice())
     assert "the German Controls Block H: Sudden Death, the German wins the CG" in texts(out)
+
+
+def test_9_6202_after_an_idle_date_the_cvp_of_the_last_cg_scenario_played_still_count():
+    history = (record("British", date="19AM", scenario="Idle", chit="Idle"), record("German", date="19AM", scenario="Idle",
+                                                                                    chit="Idle"))
+    history = (replace(history[0], final_cvp=64, reph_cvp=3), replace(history[1], final_cvp=31))
+    start = state(areas=AREAS).with_(history=history, reph_cvp={"German": 2})
+    result = elr.run(start, inputs(date="19PM", previous="19AM", mode=Mode.IDLE), ScriptedDice((3, 3), (3, 3)))
+    b, g = rolls(result)
+    assert mods(b) == {"enemy_cvp": -2, "idle_dates": -3, "british_exhaustion": 1}  # 64 CVP: two 30s
+    assert mods(g) == {"enemy_cvp": -1, "idle_dates": -3}  # 31 + 2 this RePh; half of +1 FRD is 0
+    assert (b.roll.final, g.roll.final) == (2, 2) and result.state.records["British"].elr == 5
