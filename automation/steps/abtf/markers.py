@@ -1,7 +1,7 @@
-"""+9.602 Marker Removal: hidden units are revealed (still-hidden Emplaced Guns
-and Fortifications other than Entrenchments may stay hidden and set up HIP at
-no FPP cost if they stay in their Location); the map's markers come off, as a
-checklist. Fanatic status ends here (9.602d)."""
+"""+9.602 Marker Removal: hidden units are revealed (still-hidden Observers,
+whose Type says Observer, Emplaced Guns and Fortifications other than
+Entrenchments may stay hidden and set up HIP at no FPP cost if they stay in
+their Location); the map's markers come off, as a checklist. Fanatic status ends here (9.602d)."""
 from __future__ import annotations
 
 from automation.campaign.model import StepResult
@@ -11,6 +11,7 @@ from automation.steps.abtf.state import ABtFInputs, ABtFState
 STEP = "Marker Removal"
 RULE = "9.602"
 ENTRENCHMENTS = ("foxhole", "trench", "entrenchment", "ditch")
+OBSERVER = "observer"  # a unit whose Type names it an Observer (e.g. "Observer", "Offboard Observer")
 CHECKLIST = (
     ("9.602a", "remove SR and FFE counters"),
     ("9.602b", "remove SMOKE and Sniper counters"),
@@ -22,6 +23,8 @@ CHECKLIST = (
 
 def may_stay_hidden(unit) -> bool:
     if unit.cls == "Gun" and unit.has("Emplaced"):
+        return True
+    if OBSERVER in unit.type.lower():
         return True
     return unit.cls == "Fortification" and not any(w in unit.type.lower() for w in ENTRENCHMENTS)
 

@@ -2,8 +2,9 @@
 
 Armor Leader orders first say which vehicle each Armor Leader mans in the next
 CG Scenario (default: the vehicle he is With). a) An Abandoned vehicle in a
-Friendly Setup/Entry Area may be remanned by a crew Retained there (Reman
-order); in Uncontrolled Territory it stays Abandoned. b) Each non-captured,
+Friendly Setup/Entry Area may be remanned by Personnel Retained there (Reman
+order: a crew becomes its Inherent crew; a squad or HS mans it with
+Non-Qualified Use); in Uncontrolled Territory it stays Abandoned. b) Each non-captured,
 non-Abandoned immobilized vehicle rolls for Immobilization Repair (+1 only
 Non-Qualified Use, +1 Front Line/Uncontrolled Territory, + Armor Leader DRM); a
 repaired vehicle outside a Friendly Setup Area goes to the Area of the umpire's
@@ -54,12 +55,18 @@ def reman(state: ABtFState, inputs: ABtFInputs) -> tuple[ABtFState, list]:
             elif v.area not in friendly_areas(state, side):
                 problems.append(o.at("Subject").problem(f"Reman: {v.id} is in {v.area}, not a Friendly Setup/Entry Area "
                                                         "(in Uncontrolled Territory it can be remanned only in play)"))
-            elif crew is None or crew.side != side or crew.cls != "Crew" or crew.area != v.area:
-                problems.append(o.at("Value").problem(f"Reman: {o.value!r} is not a {side} crew Retained in {v.area}"))
-            else:
+            elif crew is None or crew.side != side or not crew.is_mmc or not crew.armed or crew.area != v.area:
+                problems.append(o.at("Value").problem(f"Reman: {o.value!r} is not a {side} squad, HS or crew (armed "
+                                                      f"Personnel) Retained in {v.area}"))
+            elif crew.cls == "Crew":
                 state = state.put(v.flagged(remove=("Abandoned", "No crew"))).drop([crew.id])
                 state = state.with_(removed=state.removed + (Removal(crew, "9.6141a", f"remans {v.id}", None, 0),))
                 entries.append(note(STEP, "9.6141a", f"remanned by {crew.id}", side, v.id, visible=side))
+            else:
+                state = state.put(v.flagged(remove=("Abandoned", "No crew"), add=("Non-qualified",)),
+                                  crew.with_(holder=v.id))
+                entries.append(note(STEP, "9.6141a", f"remanned by {crew.id} ({crew.cls}, not a crew: Non-Qualified Use, "
+                                                     "A21.13)", side, v.id, visible=side))
     if problems:
         raise WorkbookError(problems)
     return state, entries

@@ -28,6 +28,25 @@ def test_hidden_units_are_revealed_but_an_emplaced_gun_or_a_mine_may_stay_hidden
     assert [u.id for u in after.units if u.status] == ["G", "M"]
 
 
+def test_9_602_a_still_hidden_observer_is_exempt_from_the_reveal():
+    units = [unit("B-OBS", cls="Leader", strength="8-0", type="Offboard Observer", area="C", location="C3", status="Hidden"),
+             unit("B-L", cls="Leader", strength="8-0", type="Lt.", area="C", location="C3", status="Hidden")]
+    result = markers.run(state(*units, areas=AREAS), inputs(), ScriptedDice())
+    assert result.state.unit("B-OBS").has("Hidden") and not result.state.unit("B-L").has("Hidden")
+    assert texts(result, "B-OBS") == ["may stay hidden if it sets up in its Location (HIP at no FPP)"]
+    assert texts(result, "B-L") == ["placed on map in C3"]
+
+
+def test_a_unit_eliminated_in_play_is_listed_at_scenario_end():
+    from automation.steps.abtf.state import ELIMINATED_IN_PLAY, Removal
+
+    given = inputs(umpire=[line("Final CVP", "British", 2), line("Final CVP", "German", 0, row=3)])
+    start = state(areas=AREAS).with_(removed=(Removal(unit("G-1", side="German"), "9.603", ELIMINATED_IN_PLAY, None, 0),))
+    result = rally.run(start, given, ScriptedDice())
+    assert texts(result, "G-1") == ["eliminated in play (End sheet): its CVP are in the Final CVP"]
+    assert result.state.reph_cvp == {}
+
+
 def test_scenario_end_records_each_sides_final_cvp():
     given = inputs(umpire=[line("Final CVP", "British", 12), line("Final CVP", "German", 31, row=3)])
     after = rally.run(state(areas=AREAS), given, ScriptedDice()).state

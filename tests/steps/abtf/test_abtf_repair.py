@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from automation.errors import WorkbookError
 from automation.steps.abtf import vehicles, weapons
 from tests.support.abtf import ScriptedDice, block, inputs, line, mods, order, record, rolls, state, texts, unit, with_orders
 
@@ -97,6 +98,21 @@ def test_a_remanned_abandoned_vehicle_takes_its_crew_aboard():
     given = with_orders(inputs(), "British", order("British", "Reman", "B-J", "B-C"))
     after = vehicles.run(state(v, crew, areas=AREAS), given, ScriptedDice()).state
     assert not after.unit("B-J").has("Abandoned") and after.unit("B-C") is None
+
+
+def test_9_6141a_personnel_other_than_a_crew_may_reman_with_non_qualified_use():
+    v = unit("B-J", cls="Vehicle", strength=None, area="A", vehicle="Unarmored", status="Abandoned")
+    squad = unit("B-1", area="A")
+    given = with_orders(inputs(), "British", order("British", "Reman", "B-J", "B-1"))
+    result = vehicles.run(state(v, squad, areas=AREAS), given, ScriptedDice())
+    after = result.state
+    assert after.unit("B-J").status == {"Non-qualified"} and after.unit("B-1").holder == "B-J"
+    assert "remanned by B-1 (Squad, not a crew: Non-Qualified Use, A21.13)" in texts(result, "B-J")
+    leader = unit("B-L", cls="Leader", area="A")
+    with pytest.raises(WorkbookError, match=r"Orders 19AM British!C2: Reman: 'B-L' is not a British squad, HS or crew "
+                                            r"\(armed Personnel\) Retained in A"):
+        vehicles.run(state(v, leader, areas=AREAS), with_orders(inputs(), "British", order("British", "Reman", "B-J", "B-L")),
+                     ScriptedDice())
 
 
 @pytest.mark.parametrize("cls, dr, left, cvp", [("SW", 2, True, {}), ("SW", 3, False, {}), ("Gun", 3, False, {"German": 4})])
