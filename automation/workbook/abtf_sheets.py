@@ -60,7 +60,8 @@ _RG_COMMON = (
     Column("Group Type", width=22), Column("CPP Cost", Kind.INT, width=7),
     Column("Full", Kind.INT, required=False, width=6, note="units received at Full strength (left of the '/')"),
     Column("Depleted", Kind.INT, required=False, width=8, note="units received Depleted (right of the '/')"),
-    Column("Unit Type", required=False, width=16), Column("CG Date Max", Kind.INT, required=False, width=8),
+    Column("Unit Type", required=False, width=16, note="squad factors and type (6-5-8 engineer), a vehicle, or FPP / "
+           "'<n> FPP' for a line that sells FPP (9.619)"), Column("CG Date Max", Kind.INT, required=False, width=8),
     Column("CG Max", Kind.INT, required=False, width=7), choice("Depletion", YES_NO, width=9,
                                                                 note="Yes: rolls on the RG Strength Table (9.6181)"),
     choice("Leader", LEADER_COLUMNS, width=9, note="Infantry/Armor: rolls on that Leader Table column (9.6183)"),

@@ -15,6 +15,7 @@ import math
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem, WorkbookError
 from automation.steps.abtf.common import friendly_areas, need_purchases, note, pausable
+from automation.steps.abtf.rg_allotment import fpp_amount
 from automation.steps.abtf.state import GERMAN, SIDES, ABtFInputs, ABtFState, Line, Mode, RGEntry, RGLine
 
 STEP = "Purchasing Reinforcement Groups"
@@ -41,7 +42,7 @@ def check_line(state: ABtFState, inputs: ABtFInputs, side: str, o: Line, problem
         problems.append(o.at("Count").problem(f"{o.kind}: {o.value!r} is not a number of RGs (1 or more)"))
         return None
     valid_areas = friendly_areas(state, side)
-    if o.area not in valid_areas:
+    if o.area not in valid_areas and not (o.area in (None, "") and fpp_amount(rg) is not None):
         problems.append(o.at("Area").problem(f"{o.kind}: {o.area!r} is not a Setup or Entry Area of the {side}; valid: "
                                              f"{', '.join(valid_areas)}"))
         return None

@@ -11,8 +11,11 @@ names a Leader Table column rolls there with its type's DRM (an 8-1 rolled for
 a Hvy Tank Pltn becomes a 9-1 Armor Leader). 9.6184: German A2, A3, A4 and A6
 RGs roll their vehicles (not the A4 and A6 of KG Graebner). The units, SW and
 leaders join the roster in the RG's Area (OB-given ones marked Not entered);
-the record line gets Str, # Units, SW Received and Leader."""
+the record line gets Str, # Units, SW Received and Leader. An RG chart line that
+sells FPP (Unit Type "FPP" or "<n> FPP") adds them to the side's FPP for 9.619."""
 from __future__ import annotations
+
+import re
 
 from automation.campaign.model import StepResult
 from automation.engine.resolver import Situation
@@ -25,6 +28,7 @@ RULE = "9.618"
 COMPOSITION = {"A2": "abtf.german_a2", "A3": "abtf.german_a3", "A4": "abtf.german_a4", "A6": "abtf.german_a6"}
 GRAEBNER_EXEMPT = ("A4", "A6")
 PSK_OR_MORTAR = "PSK/Lt. Mtr"
+FPP_LINE = re.compile(r"^\s*(\d+)?\s*FPP\s*$", re.I)
 
 
 def graebner(kg: str | None) -> bool:
@@ -36,6 +40,16 @@ def fresh_id(state: ABtFState, base: str) -> str:
     while state.unit(f"{base}-{n}") is not None:
         n += 1
     return f"{base}-{n}"
+
+
+def fpp_amount(rg: RGEntry) -> int | None:
+    """FPP an RG chart line gives when it sells FPP (9.619: FPP "given ... or purchased"):
+    its Unit Type (or Group Type) reads "FPP" or "<n> FPP"; n, else the Full count."""
+    for text in (rg.unit_type, rg.group_type):
+        m = FPP_LINE.match(text or "")
+        if m:
+            return int(m.group(1)) if m.group(1) else (rg.full or 0)
+    return None
 
 
 def strength(state: ABtFState, inputs: ABtFInputs, dice, line: RGLine, rg: RGEntry, tag: str, entries: list) -> str:
@@ -141,6 +155,14 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
             entries.append(note(STEP, RULE, f"{line.label} is not on the {line.side} RG Chart: enter it to receive its units",
                                 line.side, tag))
             done.append(line)
+            continue
+        fpp = fpp_amount(rg)
+        if fpp is not None:
+            have = state.records[line.side].fpp
+            state = state.record(line.side, fpp=have + fpp)
+            entries.append(note(STEP, "9.619", f"{line.label} {rg.group_type}: {fpp} FPP for this CG Date's fortifications "
+                                               f"({have} + {fpp} = {have + fpp})", line.side, tag, visible=line.side))
+            done.append(line.with_(strength="F", units=f"{fpp} FPP"))
             continue
         s = strength(state, inputs, dice, line, rg, tag, entries)
         state, units = make_units(state, inputs, dice, line, rg, tag, s == "F", entries)

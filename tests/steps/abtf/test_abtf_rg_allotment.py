@@ -90,3 +90,29 @@ def test_ob_given_rg_units_wait_off_map_until_they_enter():
     ob = RGLine("British", "18AM", "I1", None, "Para Pltn", None, None, counts=False, notes="OB-given (9.615): x", area="A")
     result = rg_allotment.run(state(areas=AREAS).with_(rg_lines=(ob,)), inputs(rgs=chart), ScriptedDice())
     assert all(u.has("Not entered") for u in result.state.units) and len(result.state.units) == 5  # 3 squads, LMG, PIAT
+
+
+def test_9_619_fpp_bought_from_an_rg_chart_line_join_the_sides_fpp_for_its_fortifications():
+    from automation.steps.abtf import fortifications, purchases
+    from tests.support.abtf import purchase, record
+
+    fpp_line = rg("German", "F1", "K", cpp=5, full=10, depleted=None, unit_type="FPP", depletion=False, leader="None",
+                  group="Fortification Points")
+    given = inputs(date="18AM", previous="17N", rgs=[fpp_line],
+                   purchases={"British": [], "German": [purchase("German", "RG", "F1", kg="K"),
+                                                        purchase("German", "Fortification", "wire", 1, "F", row=3)]})
+    start = state(areas=AREAS, german=record("German", cpp=12, fpp=4))
+    bought = purchases.run(start, given, ScriptedDice())
+    assert bought.state.records["German"].cpp_spent == 5 and bought.state.records["German"].cpp_left == 4
+    allotted = rg_allotment.run(bought.state, given, ScriptedDice())
+    assert allotted.state.records["German"].fpp == 14 and allotted.state.units == ()
+    assert [(r.label, r.strength, r.units) for r in allotted.state.rg_lines] == [("F1(K)", "F", "10 FPP")]
+    assert "F1(K) Fortification Points: 10 FPP for this CG Date's fortifications (4 + 10 = 14)" in texts(allotted)
+    fortified = fortifications.run(allotted.state, given, ScriptedDice())
+    assert fortified.state.fortified["German"] == 10 and [u.type for u in fortified.state.units] == ["Wire"]
+    assert "FPP spent 10 of 14; 4 unspent are lost" in texts(fortified, "German")
+
+
+def test_an_rg_line_whose_unit_type_names_the_fpp_gives_that_many():
+    line = rg("British", "F2", unit_type="20 FPP", full=None, depleted=None, depletion=False, leader="None")
+    assert rg_allotment.fpp_amount(line) == 20 and rg_allotment.fpp_amount(rg("British", "I1")) is None
