@@ -276,6 +276,22 @@ def read_chit_limits(book: Any) -> dict[str, tuple[int | None, int | None, Ref]]
     return {r["Side"]: (r["Attack"], r["Idle"], ref(r, "Attack")) for r in book.read(K.CHIT_LIMITS)}
 
 
+def first_move_due(book: Any, latest: str) -> bool:
+    """The CG Roster of ``latest`` holds a Dual Assault whose first move (9.6215,
+    the date's third report) is not rolled yet."""
+    lines = read_records(book, K.CG_ROSTER.name_for(date=latest))
+    dual = all([r for r in lines if r.side == s][-1].scenario == "Dual Assault" for s in SIDES)
+    return dual and not book.has(K.REPORT.name_for(date=latest, side="3"))
+
+
+def read_setup(book: Any, name: str) -> tuple[Line, ...] | None:
+    """The umpire's Setup sheet (9.6214): one line per side, Set up Yes once done."""
+    if not book.has(name):
+        return None
+    return tuple(Line("Setup", r["Side"], r["Set up"], notes=r["Notes"] or "",
+                      refs={c.name: ref(r, c.name) for c in K.SETUP.columns}) for r in book.read(K.SETUP, name))
+
+
 def latest_roster(book: Any, dates: Iterable[CGDate]) -> str | None:
     found = None
     for d in dates:
@@ -317,6 +333,14 @@ def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFI
         history: tuple[SideRecord, ...] = ()
         current = {s: next(r for r in records if r.side == s) for s in SIDES}
         current = {s: r.with_(date=date.label, scenario="Initial", ref=Ref()) for s, r in current.items()}
+    elif first_move_due(book, latest):
+        date = next(d for d in dates if d.label == latest)
+        previous = next((d for d in reversed(dates) if d.order < date.order), None)
+        names["roster"] = K.CG_ROSTER.name_for(date=latest)
+        lines = read_records(book, names["roster"])
+        current = {s: [r for r in lines if r.side == s][-1] for s in SIDES}
+        history = tuple(r for r in lines if all(r is not c for c in current.values()))
+        mode, prev_label = Mode.FIRST_MOVE, latest
     else:
         previous = next(d for d in dates if d.label == latest)
         names["roster"] = K.CG_ROSTER.name_for(date=latest)
@@ -353,6 +377,8 @@ def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFI
         names[f"purchases:{s}"] = K.PURCHASES.name_for(date=date.label, side=s)
         purchases[s] = read_lines(book, K.PURCHASES, names[f"purchases:{s}"])
     names["rg_record"] = K.RG_RECORD.name_for(date=prev_label)
+    names["setup"] = K.SETUP.name_for(date=date.label)
+    setup = read_setup(book, names["setup"])
     reinforcements = read_reinforcements(book)
     rg = read_rg_charts(book, system)
     _check_reinforcements(reinforcements, dates, rg, book)
@@ -360,6 +386,6 @@ def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFI
         date, previous, mode, dates, end_units, umpire, orders, reinforcements, rg, read_classes(book),
         tuple(lists.get("leader_ratings", ())), tuple(lists.get("armor_leader_ratings", ())),
         tuple(lists.get("quality", ())), settings_by_id(system, settings), names, purchases,
-        read_rg_record(book, names["rg_record"]), read_chit_limits(book))
+        read_rg_record(book, names["rg_record"]) if mode is not Mode.FIRST_MOVE else (), read_chit_limits(book), setup)
     state = ABtFState(end_units if end_units is not None else units, areas, current, history, removed=in_play)
     return inputs, state

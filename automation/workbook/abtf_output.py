@@ -11,11 +11,13 @@ from typing import Any
 from automation.campaign.model import Entry, RefitRun
 from automation.engine.tables import RuleSystem
 from automation.render import percent
+from automation.steps.abtf import first_move
 from automation.steps.abtf.state import SIDES, ABtFInputs, ABtFState, RGLine, SideRecord, Unit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.template import SheetContent
 
 START = "Start"
+FIRST_MOVE_STAGE = 3  # a report of its own only for a Dual Assault (9.6215)
 
 
 def yes_no(value: bool) -> str:
@@ -110,16 +112,20 @@ def _sheet(kind, name: str, rows: Sequence[Sequence[Any]], tab: str, lists: dict
 
 
 def sheets_for(run: RefitRun[ABtFState], inputs: ABtFInputs, book: Any, lists: dict[str, list[str]]) -> list[Any]:
-    """The report of each completed stage the workbook lacks and, once every step
-    is done, the new CG Date's Units, Blocks and CG Roster."""
+    """The report of each completed stage the workbook lacks (stage 3 only when it
+    rolled a Dual Assault's first move) and, once every step of stages 1-2 is
+    done, the new CG Date's Units, Blocks and CG Roster (a Dual Assault's setup
+    needs them before its first move, 9.6214-9.6215)."""
     out = []
     label = inputs.date.label
     for stage in sorted(run.stages_done):
         name = K.REPORT.name_for(date=label, side=str(stage))
-        if not book.has(name):
-            out.append(_sheet(K.REPORT, name, [report_row(e) for e in run.entries if e.stage == stage], "report"))
+        entries = [report_row(e) for e in run.entries if e.stage == stage]
+        if not book.has(name) and (entries or stage < FIRST_MOVE_STAGE):
+            out.append(_sheet(K.REPORT, name, entries, "report"))
     roster_name = K.CG_ROSTER.name_for(date=label)
-    if run.waiting is None and not book.has(roster_name):
+    setup_done = run.waiting is None or run.waiting.step == first_move.STEP  # setup needs the new CG Date's roster
+    if setup_done and not book.has(roster_name):
         state = run.state
         out.append(_sheet(K.UNITS, K.UNITS.name_for(date=label), [unit_row(u) for u in state.units], "roster", lists))
         out.append(_sheet(K.BLOCKS, K.BLOCKS.name_for(date=label), block_rows(state), "roster", lists))

@@ -200,8 +200,17 @@ CHIT_LIMITS = SheetKind(
     tab="settings", rule="9.62131",
     description="Most Attack and Idle Chits each side may select in the CG (its CG card, 9.51-9.53).",
 )
+SETUP = SheetKind(
+    "abtf.setup", "Setup {date}",
+    (choice("Side", SIDES, unique=True, width=9),
+     choice("Set up", YES_NO, width=8, note="Yes once the side has set up all its units, Equipment and Fortifications"),
+     Column("Notes", required=False, width=40)),
+    tab="results", dated=True, rule="9.6214",
+    description="Dual Assault only: the umpire says when both sides have set up (9.6214); the refit then rolls who moves "
+    "first (9.6215).",
+)
 REPORT = SheetKind(
-    "abtf.report", "RePh {date} {side}",  # {side} holds the stage: 1 (9.601-9.616) or 2 (9.617-9.621)
+    "abtf.report", "RePh {date} {side}",  # {side} holds the stage: 1 (9.601-9.616), 2 (9.617-9.621), 3 (9.6215)
     (Column("Step", width=22), Column("Rule", width=10), Column("Side", required=False, width=10),
      Column("Subject", required=False, width=22), Column("Table", required=False, width=24),
      Column("Dice", required=False, width=8), Column("Natural", Kind.INT, required=False, width=7),
@@ -215,7 +224,7 @@ REPORT = SheetKind(
 )
 
 KINDS = (CG_DATES, REINFORCEMENTS, RG_BRITISH, RG_GERMAN, UNIT_CLASSES, CHIT_LIMITS, UNITS, END, BLOCKS, CG_ROSTER,
-         UMPIRE, ORDERS, PURCHASES, RG_RECORD, REPORT)
+         UMPIRE, ORDERS, PURCHASES, RG_RECORD, SETUP, REPORT)
 
 QUALITY_LADDER = ("Conscript", "Green", "2nd Line", "1st Line", "Elite")
 

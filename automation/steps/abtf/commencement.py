@@ -4,9 +4,9 @@
 wins the CG (Sudden Death). 9.6213: each side's secret Initiative Chit (its
 Purchases sheet) is revealed with the other; each CG's chit maximums (the Chit
 Limits sheet) hold; the Initiative Matrix gives the scenario type, or an Idle
-CG Date (the next refit repeats 9.612-9.620). 9.62133/9.6215: who sets up and
-moves first (Dual Assault: German dr ≤ 3 British sets up first; after setup a
-German dr ≤ 4 German moves first). 9.6216: weather (British DR), NVR for night,
+CG Date (the next refit repeats 9.612-9.620). 9.62133: who sets up and moves
+first (Dual Assault: German dr ≤ 3 British sets up first; who moves first is
+rolled only after all setup, by the later First Move step, 9.6215). 9.6216: weather (British DR), NVR for night,
 EC and wind force (British dr), each with the previous CG Scenario's DRMs.
 Before a CG Initial Scenario the CG itself gives all of these."""
 from __future__ import annotations
@@ -16,6 +16,7 @@ from automation.engine.resolver import Situation
 from automation.errors import WorkbookError
 from automation.steps.abtf.common import need_purchases, note, pausable, purchases_sheet, rolled
 from automation.steps.abtf.state import BRITISH, GERMAN, SIDES, ABtFInputs, ABtFState, Mode, Ref, SideRecord
+from automation.workbook import abtf_sheets as K
 
 STEP = "Scenario Commencement"
 RULE = "9.621"
@@ -122,14 +123,16 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
         r = dice.roll("abtf.dual_assault_setup", ("9.62133", GERMAN))
         first_setup = str(r.effect["sets_up_first"])
         entries.append(rolled(STEP, "9.62133", GERMAN, "Setup", r))
-        r = dice.roll("abtf.first_move", ("9.6215", GERMAN))
-        first_move = str(r.effect["moves_first"])
-        entries.append(rolled(STEP, "9.6215", GERMAN, "First move", r, f"{r.result} (determined after all setup is done)"))
+        first_move = None
+        entries.append(note(STEP, "9.62133", "Dual Assault: the side moving first is determined only after all setup is "
+                                             f"complete (9.6215), once the umpire's {K.SETUP.name_for(date=inputs.date.label)} "
+                                             "sheet says both sides have set up"))
     else:
         first_setup, first_move = str(row["Sets up first"]), str(row["Moves first"])
         entries.append(note(STEP, "9.62133", f"{result}: the {first_setup} sets up first, the {first_move} moves first"))
     sky, ec, wind = weather(state, inputs, dice, entries)
-    order = f"{first_setup} sets up first; {first_move} moves first"
+    order = f"{first_setup} sets up first; " + (f"{first_move} moves first" if first_move
+                                                 else "first move by dr after all setup (9.6215)")
     for side in SIDES:
         state = state.record(side, scenario=result, weather=sky, ec=ec, wind=wind, notes=order)
     state = state.with_(next_scenario={"type": result, "sets up first": first_setup, "moves first": first_move,

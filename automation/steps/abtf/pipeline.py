@@ -2,12 +2,15 @@
 alone bring CG Scenario End after the CG's last scenario; "†" steps alone come
 before a CG Initial Scenario; after an Idle CG Date 9.612-9.620 are repeated
 (9.62132). Stage 1 is part 1 (9.601-9.616), ending with each side's CPP; stage
-2 (9.617-9.621: purchases and the next scenario) follows it."""
+2 (9.617-9.621: purchases and the next scenario) follows it; stage 3 is a Dual
+Assault's first move (9.6215), rolled once the umpire says all setup is done
+(the roster of the new CG Date is written before it, as setup needs it)."""
 from __future__ import annotations
 
 from automation.campaign.model import Dice, RefitRun, Step, StepResult, run_steps
 from automation.steps.abtf import (
-    cg_date, commencement, cpp, elr, encircled_markers, encirclement, equipment, escape, flames, fortifications, markers,
+    cg_date, commencement, cpp, elr, encircled_markers, encirclement, equipment, escape, first_move, flames, fortifications,
+    markers,
     melee, orders_check, prisoners, purchases, rally, recombining, reinforcements, rg_allotment, setup_areas, shift,
     summary, vehicles, weapons, wounded,
 )
@@ -42,6 +45,7 @@ SEQUENCE: tuple[tuple[str, str, Step[ABtFState, ABtFInputs]], ...] = (
     (DAGGER, "9.620", Step(elr.STEP, elr.RULE, 2, elr.run)),
     (DAGGER, "9.621", Step(commencement.STEP, commencement.RULE, 2, commencement.run)),
     (DAGGER, "9.6219", Step(summary.STEP, summary.RULE, 2, summary.run)),
+    (DAGGER, "9.6215", Step(first_move.STEP, first_move.RULE, 3, first_move.run)),
 )
 IDLE_FROM = "9.612"
 MODE_TEXT = {
@@ -49,7 +53,9 @@ MODE_TEXT = {
     Mode.SCENARIO: "after a CG Scenario: every RePh step 9.601-9.621 in order",
     Mode.IDLE: "after an Idle CG Date: RePh steps 9.612-9.620 again (9.62132), then 9.621",
     Mode.FINAL: "after the CG's last CG Scenario: only the + steps (9.601-9.603), to reach CG Scenario End",
+    Mode.FIRST_MOVE: "a Dual Assault once all setup is complete: the first move (9.6215)",
 }
+FIRST_MOVE_ONLY = first_move.STEP
 
 
 def _sequence_note(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
@@ -61,6 +67,8 @@ def _number(rule: str) -> tuple[int, ...]:
 
 
 def steps_for(mode: Mode) -> list[Step[ABtFState, ABtFInputs]]:
+    if mode is Mode.FIRST_MOVE:
+        return [step for _, _, step in SEQUENCE if step.name == FIRST_MOVE_ONLY]
     chosen = [Step("RePh sequence", "9.6", 1, _sequence_note), Step(orders_check.STEP, orders_check.RULE, 1, orders_check.run)]
     for marker, rule, step in SEQUENCE:
         if mode is Mode.INITIAL and marker != DAGGER:

@@ -60,6 +60,7 @@ class Mode(enum.Enum):
     SCENARIO = "scenario"  # after a CG Scenario: every step
     IDLE = "idle"  # after an Idle CG Date: 9.612-9.620 again (9.62132)
     FINAL = "final"  # after the CG's last scenario: only the + steps (CG Scenario End)
+    FIRST_MOVE = "first move"  # a Dual Assault once all setup is done: 9.6215 only
 
 
 @dataclass(frozen=True)
@@ -338,6 +339,7 @@ class ABtFInputs:
     purchases: Mapping[str, tuple[Line, ...] | None] = field(default_factory=dict)
     rg_record: tuple[RGLine, ...] = ()  # the RG Purchase Record so far
     chit_limits: Mapping[str, tuple[int | None, int | None, Ref]] = field(default_factory=dict)
+    setup: tuple[Line, ...] | None = None  # the Setup sheet of a Dual Assault (9.6214); None: not entered yet
 
     @property
     def side_names(self) -> tuple[str, str]:

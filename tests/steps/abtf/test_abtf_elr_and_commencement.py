@@ -76,10 +76,57 @@ def test_the_initiative_matrix_gives_the_scenario_and_its_order(british, german,
     assert (rec.attack_chits, rec.idle_chits) == ((1, 0) if british == "Attack" else (0, 1))
 
 
-def test_a_dual_assault_rolls_who_sets_up_and_who_moves_first():
-    out = commencement.run(state(areas=AREAS), chits("Attack", "Attack"), ScriptedDice((3,), (5,), (3, 4), (4,), (2,)))
-    assert out.state.next_scenario == {"type": "Dual Assault", "sets up first": "British", "moves first": "British",
+def test_9_62133a_a_dual_assault_rolls_who_sets_up_first_but_not_who_moves_first():
+    dice = ScriptedDice((3,), (3, 4), (4,), (2,))
+    out = commencement.run(state(areas=AREAS), chits("Attack", "Attack"), dice)
+    assert out.state.next_scenario == {"type": "Dual Assault", "sets up first": "British", "moves first": None,
                                        "weather": "Clear", "EC": "Moderate", "wind": "No Wind"}
+    assert [label for label, _ in dice.thrown] == ["9.62133/German", "9.62161/British", "9.62163/British", "9.62164/British"]
+    assert out.state.records["German"].notes == "British sets up first; first move by dr after all setup (9.6215)"
+    assert not any(e.rule == "9.6215" for e in out.entries)
+
+
+def dual_assault(setup=None):
+    start = state(areas=AREAS, british=record("British", scenario="Dual Assault"),
+                  german=record("German", scenario="Dual Assault"))
+    return start.with_(next_scenario={"type": "Dual Assault", "sets up first": "German", "moves first": None}), \
+        replace(inputs(), setup=setup)
+
+
+def setup_line(side, done, row=2):
+    from automation.steps.abtf.state import Line, Ref
+
+    refs = {c: Ref("Setup 19AM", f"{letter}{row}") for c, letter in (("Side", "A"), ("Set up", "B"), ("Notes", "C"))}
+    return Line("Setup", side, done, refs=refs)
+
+
+@pytest.mark.parametrize("dr, first", [(4, "German"), (5, "British")])
+def test_9_6215_a_dual_assaults_first_move_is_rolled_only_once_both_sides_have_set_up(dr, first):
+    from automation.steps.abtf import first_move
+
+    start, given = dual_assault()
+    waiting = first_move.run(start, given, ScriptedDice())
+    assert waiting.waiting.sheet == "Setup 19AM" and waiting.waiting.who == "Umpire"
+    assert "British, German not yet" in waiting.waiting.what
+    start, given = dual_assault((setup_line("British", "Yes"), setup_line("German", "No", 3)))
+    assert "German not yet" in first_move.run(start, given, ScriptedDice()).waiting.what
+    start, given = dual_assault((setup_line("British", "Yes"), setup_line("German", "Yes", 3)))
+    dice = ScriptedDice((dr,))
+    out = first_move.run(start, given, dice)
+    [roll] = rolls(out)
+    assert dice.thrown == [("9.6215/German", (dr,))] and roll.roll.result == f"{first} moves first"
+    assert out.state.next_scenario["moves first"] == first and out.waiting is None
+
+
+def test_9_6215_other_scenario_types_and_a_bad_setup_side():
+    from automation.errors import WorkbookError
+    from automation.steps.abtf import first_move
+
+    out = first_move.run(state(areas=AREAS, british=record("British", scenario="German Assault")), inputs(), ScriptedDice())
+    assert out.entries == () and out.waiting is None
+    start, given = dual_assault((setup_line("Russian", "Yes"),))
+    with pytest.raises(WorkbookError, match=r"Setup 19AM!A2: Setup: 'Russian' is not a side; valid: British, German"):
+        first_move.run(start, given, ScriptedDice())
 
 
 def test_two_idle_chits_make_an_idle_cg_date_with_no_scenario_and_no_weather():

@@ -14,6 +14,7 @@ PART_1 = ["Conclusion of Melee", "Marker Removal", "Rally and Unloading", "Encir
           "New CG Date and SAN", "Shift", "Vehicles", "Weapons", "OB-Given Reinforcements", "CPP Replenishment"]
 PART_2 = ["Purchasing Reinforcement Groups", "RG Strength, Weapons, Leaders, Composition", "Purchasing Fortifications",
           "Ammunition Shortage and ELR", "Scenario Commencement", "CG Date summary"]
+PART_3 = ["First Move Determination"]
 FIRST = ["RePh sequence", "Orders check"]
 
 
@@ -22,8 +23,9 @@ def names(mode):
 
 
 def test_after_a_scenario_every_step_runs_in_the_seeds_order():
-    assert names(Mode.SCENARIO) == FIRST + PART_1 + PART_2
+    assert names(Mode.SCENARIO) == FIRST + PART_1 + PART_2 + PART_3
     assert {s.stage for s in pipeline.steps_for(Mode.SCENARIO) if s.name in PART_2} == {2}
+    assert {s.stage for s in pipeline.steps_for(Mode.SCENARIO) if s.name in PART_3} == {3}
     rules = [rule for _, rule, _ in pipeline.SEQUENCE]
     assert rules == sorted(rules, key=pipeline._number)
 
@@ -35,11 +37,15 @@ def test_the_plus_steps_are_9_601_to_9_603_and_alone_end_the_last_scenario():
 
 def test_before_a_cg_initial_scenario_only_the_dagger_steps_run():
     assert [rule for marker, rule, _ in pipeline.SEQUENCE if marker == "†"][:5] == ["9.617", "9.618", "9.619", "9.620", "9.621"]
-    assert names(Mode.INITIAL) == FIRST + PART_2
+    assert names(Mode.INITIAL) == FIRST + PART_2 + PART_3
 
 
 def test_after_an_idle_date_the_rephase_starts_again_at_9_612():
-    assert names(Mode.IDLE) == FIRST + PART_1[PART_1.index("New CG Date and SAN"):] + PART_2
+    assert names(Mode.IDLE) == FIRST + PART_1[PART_1.index("New CG Date and SAN"):] + PART_2 + PART_3
+
+
+def test_9_6215_a_dual_assault_after_setup_runs_the_first_move_alone():
+    assert names(Mode.FIRST_MOVE) == PART_3
 
 
 def test_the_last_scenario_reaches_cg_scenario_end_with_its_cvp_and_nothing_more():

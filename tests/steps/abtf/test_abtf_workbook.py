@@ -212,3 +212,34 @@ def test_purchases_that_break_the_rules_name_their_cell_and_write_nothing(book, 
     with pytest.raises(WorkbookError, match=message):
         refit(book)
     assert book.read_bytes() == before
+
+
+def test_9_6215_a_dual_assaults_first_move_is_a_later_stage_after_the_umpires_setup_sheet(book):
+    from automation.pbem.checks import verify
+    from automation.samples_abtf import PURCHASES_18AM
+
+    _to_18am_purchases(book)
+    attack = [r if r[0] != "Chit" else ["Chit", "Attack", None, None, None, None, None] for r in PURCHASES_18AM["British"]]
+    enter_purchases(book, "18AM", {"British": attack, "German": PURCHASES_18AM["German"]})
+    stage_2 = refit(book)
+    assert stage_2.written == ["RePh 18AM 2", "Units 18AM", "Blocks 18AM", "CG Roster 18AM", "RG Record 18AM"]
+    assert stage_2.waiting.sheet == "Setup 18AM" and stage_2.waiting.who == "Umpire"
+    assert not any(e.rule == "9.6215" and e.roll for e in stage_2.entries)
+    roster = {r["Side"]: r for r in rows(book, "CG Roster 18AM", K.CG_ROSTER) if r["CG Date"] == "18AM"}
+    assert roster["British"]["Scenario"] == "Dual Assault"
+    assert roster["British"]["Notes"].endswith("sets up first; first move by dr after all setup (9.6215)")
+    again = refit(book)
+    assert again.date == "18AM" and again.written == [] and again.waiting.sheet == "Setup 18AM"
+    append_sheets(book, [_sheet("Setup 18AM", K.SETUP, [["British", "Yes", None], ["German", "Yes", None]], "results")],
+                  batch="Setup 18AM")
+    stage_3 = refit(book)
+    assert stage_3.date == "18AM" and stage_3.waiting is None and stage_3.written == ["RePh 18AM 3"]
+    [roll] = [e for e in stage_3.entries if e.roll]
+    assert roll.roll.label == "18AM/9.6215/German" and roll.roll.table_id == "abtf.first_move"
+    assert SAMPLE_KEY.throw(DiceKind.D6, RollLabel.parse(roll.roll.label)) == roll.roll.dice
+    report = Workbook(book).raw("RePh 18AM 3")
+    assert any(r[1] == "9.6215" and r[10].endswith("moves first (determined after all setup)") for r in report[1:])
+    following = refit(book)
+    assert following.date == "18PM" and following.waiting.sheet == "End 18AM"
+    checked = verify(book, book.with_suffix(".key"))
+    assert checked.problems == [] and "RePh 18AM 3" in checked.reports
