@@ -444,6 +444,6 @@ class ABtFState:
 
 
 __all__ = [
-    "ABtFInputs", "ABtFState", "Area", "BRITISH", "ELIMINATED_IN_PLAY", "CGDate", "ClassInfo", "GERMAN", "Line", "Mode", "RGEntry", "RGLine", "Ref",
-    "Reinforcement", "Removal", "SIDES", "SideRecord", "Unit", "enemy", "factors_morale", "rating_parts",
+    "ABtFInputs", "ABtFState", "Area", "BRITISH", "CGDate", "ClassInfo", "ELIMINATED_IN_PLAY", "GERMAN", "Line", "Mode",
+    "RGEntry", "RGLine", "Ref", "Reinforcement", "Removal", "SIDES", "SideRecord", "Unit", "enemy", "factors_morale", "rating_parts",
 ]
