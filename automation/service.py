@@ -102,20 +102,24 @@ def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path
 
 def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     """Run every step whose inputs are present and append what it resolved."""
+    from automation.workbook.lock import writing
     from automation.workbook.package import append_sheets
 
-    book = Workbook(Path(path))
-    outcome, sheets = plan_sealed(book, key_file=key_file)
-    if sheets:
-        append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
+    with writing(path):  # one writer at a time, from the read to the write
+        book = Workbook(Path(path))
+        outcome, sheets = plan_sealed(book, key_file=key_file)
+        if sheets:
+            append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
     return outcome
 
 
 def undo(path: Path) -> list[str]:
+    from automation.workbook.lock import writing
     from automation.workbook.package import remove_last_batch
 
-    Workbook(path)  # refuse files that are not workbooks before touching anything
-    return remove_last_batch(Path(path))
+    with writing(path):
+        book = Workbook(path)  # refuse files that are not workbooks before touching anything
+        return remove_last_batch(Path(path), expected_digest=book.digest)
 
 
 def patch_placeholders(path: Path, values: dict[str, str]) -> None:

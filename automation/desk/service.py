@@ -22,6 +22,7 @@ from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem, UsageError, WorkbookError
 from automation.systems import BookSource
 from automation.workbook.desk_sheets import DESK_LOG, ROLL_REQUESTS, TRACKER_LOG
+from automation.workbook.lock import writing
 from automation.workbook.package import NewSheet
 from automation.workbook.schema import SETTINGS, SIDES_SHEET
 
@@ -187,18 +188,20 @@ def _append(path: Path, sheets: list[NewSheet], batch: str, digest: str) -> None
 def roll_requests(path: Path, key_file: Path | None = None, today: dt.date | None = None) -> DeskOutcome:
     from automation.workbook.reader import Workbook
 
-    book = Workbook(Path(path))
-    outcome, sheets = plan_roll_requests(book, key_file=key_file, today=today)
-    _append(Path(path), sheets, f"Desk {', '.join(s.name for s in sheets)}", book.digest)
+    with writing(path):  # one writer at a time, from the read to the write
+        book = Workbook(Path(path))
+        outcome, sheets = plan_roll_requests(book, key_file=key_file, today=today)
+        _append(Path(path), sheets, f"Desk {', '.join(s.name for s in sheets)}", book.digest)
     return outcome
 
 
 def update_trackers(path: Path, key_file: Path | None = None, only: list[str] | None = None) -> DeskOutcome:
     from automation.workbook.reader import Workbook
 
-    book = Workbook(Path(path))
-    outcome, sheets = plan_trackers(book, key_file=key_file, only=only)
-    _append(Path(path), sheets, "Trackers " + ", ".join(s.name for s in sheets), book.digest)
+    with writing(path):
+        book = Workbook(Path(path))
+        outcome, sheets = plan_trackers(book, key_file=key_file, only=only)
+        _append(Path(path), sheets, "Trackers " + ", ".join(s.name for s in sheets), book.digest)
     return outcome
 
 
@@ -207,9 +210,10 @@ def add_sheets(path: Path, what: list[str]) -> list[str]:
     from automation.desk.sheets import new_sheets
     from automation.workbook.reader import Workbook
 
-    book = Workbook(Path(path))
-    sheets = new_sheets(book, what)
-    _append(Path(path), sheets, "Desk sheets", book.digest)
+    with writing(path):
+        book = Workbook(Path(path))
+        sheets = new_sheets(book, what)
+        _append(Path(path), sheets, "Desk sheets", book.digest)
     return [s.name for s in sheets]
 
 

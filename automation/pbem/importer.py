@@ -143,6 +143,16 @@ class Masked:
 
 
 def import_orders(book_path: Path, orders_path: Path, password: str | None = None, key_file: Path | None = None) -> str:
+    """Check a player's returned orders and append them to the master, holding
+    the master's write lock from the read to the write (two imports that
+    arrive together both land)."""
+    from automation.workbook.lock import writing
+
+    with writing(book_path):
+        return _import_orders(Path(book_path), Path(orders_path), password, key_file)
+
+
+def _import_orders(book_path: Path, orders_path: Path, password: str | None, key_file: Path | None) -> str:
     from automation.pbem import guard, planning, views
     from automation.service import plan_refit
     from automation.workbook.package import NewSheet, append_sheets

@@ -55,7 +55,6 @@ import itertools
 import os
 import posixpath
 import re
-import struct
 import tempfile
 import zlib
 from dataclasses import dataclass
@@ -64,6 +63,8 @@ from typing import Iterable, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
+from automation.workbook.lock import temp_prefix, writing
+from automation.workbook.zipraw import MAX_TOTAL, RawZip, parse_zip, write_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
     app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
@@ -73,8 +74,6 @@ from automation.workbook.sheetgraft import (
 __all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
            "file_digest", "list_batches", "remove_last_batch", "sheet_names"]
 
-MAX_MEMBER = 200 * 1024 * 1024
-MAX_TOTAL = 1024 * 1024 * 1024
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
@@ -89,158 +88,6 @@ class Batch:
 
     name: str
     sheets: tuple[str, ...]
-
-
-# --------------------------------------------------------------------------- zip
-
-@dataclass(frozen=True)
-class _Member:
-    name: str
-    central: bytes  # the original central directory record
-    local: bytes  # the original local record: header, name, extra, data, descriptor
-    method: int
-    crc: int
-    size: int
-    data_start: int
-    data_len: int
-
-
-@dataclass(frozen=True)
-class _Zip:
-    where: str
-    members: tuple[_Member, ...]
-    comment: bytes
-    index: dict[str, _Member]
-
-    def get(self, name: str) -> _Member | None:
-        return self.index.get(name.lower())
-
-    def read(self, name: str) -> bytes:
-        m = self.get(name)
-        if m is None:
-            raise WorkbookFileError(f"{self.where}: part {name} is missing")
-        if m.method not in (0, 8):
-            raise WorkbookFileError(f"{self.where}: part {name} uses zip method {m.method}, which cannot be read")
-        raw = m.local[m.data_start:m.data_start + m.data_len]
-        try:
-            data = raw if m.method == 0 else zlib.decompressobj(-15).decompress(raw, m.size + 1)
-        except zlib.error as exc:
-            raise WorkbookFileError(f"{self.where}: part {name} is corrupt ({exc})") from None
-        if len(data) != m.size or zlib.crc32(data) != m.crc:
-            raise WorkbookFileError(f"{self.where}: part {name} is corrupt (size or CRC does not match)")
-        return data
-
-
-def _parse_zip(data: bytes, where: str) -> _Zip:
-    def refuse(why: str) -> WorkbookFileError:
-        return WorkbookFileError(f"{where}: {why}")
-
-    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
-        raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
-    floor = max(0, len(data) - 65557)
-    pos = data.rfind(b"PK\x05\x06", floor)
-    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
-        pos = data.rfind(b"PK\x05\x06", floor, pos)
-    if pos < 0:
-        raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
-    _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", data, pos)
-    if data[max(0, pos - 20):pos - 16] == b"PK\x06\x07" or 0xFFFF in (count, n_here) or 0xFFFFFFFF in (cd_size, cd_off):
-        raise refuse("ZIP64 archives are not supported (re-save the workbook in Excel)")
-    if disk or cd_disk or n_here != count:
-        raise refuse("multi-volume zip archives are not supported")
-    if cd_off + cd_size != pos:
-        raise refuse("the zip has unexpected bytes before or inside its directory")
-    entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
-    at, total, names = cd_off, 0, set()
-    for _ in range(count):
-        if data[at:at + 4] != b"PK\x01\x02" or at + 46 > pos:
-            raise refuse("the zip directory is damaged")
-        _, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _, offset = struct.unpack_from(
-            "<IHHHHHHIIIHHHHHII", data, at)
-        raw_name = data[at + 46:at + 46 + nlen]
-        name = raw_name.decode("utf-8" if flags & 0x800 else "cp437")
-        total += usize
-        for bad, why in (
-            (0xFFFFFFFF in (csize, usize, offset) or _has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
-             "uses ZIP64, which is not supported"),
-            (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
-            (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
-            (total > MAX_TOTAL, "brings the declared size over 1 GB in all; refused (zip bomb?)"),
-            (name.lower() in names, "appears twice in the zip"),
-        ):
-            if bad:
-                raise refuse(f"member {name} {why}")
-        names.add(name.lower())
-        entries.append((name, data[at:at + 46 + nlen + elen + mlen], method, crc, csize, usize, offset, raw_name))
-        at += 46 + nlen + elen + mlen
-    starts = sorted({e[6] for e in entries}) + [cd_off]
-    following_of = dict(zip(starts, starts[1:]))
-    members = []
-    for name, central, method, crc, csize, usize, offset, raw_name in entries:
-        if offset + 30 > cd_off or data[offset:offset + 4] != b"PK\x03\x04":
-            raise refuse(f"member {name} has no local header where the directory says")
-        lflags, = struct.unpack_from("<H", data, offset + 6)
-        lnlen, lelen = struct.unpack_from("<HH", data, offset + 26)
-        if data[offset + 30:offset + 30 + lnlen] != raw_name:
-            raise refuse(f"member {name} is named differently in its local header")
-        data_start, following = 30 + lnlen + lelen, following_of[offset]
-        end = offset + data_start + csize
-        if lflags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
-            if following - end in (12, 16, 20, 24):
-                end = following
-            else:
-                wide = _has_zip64(data[offset + 30 + lnlen:offset + data_start])
-                end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
-        if end > following:
-            raise refuse(f"member {name} is truncated or overlaps another member")
-        members.append(_Member(name, central, data[offset:end], method, crc, usize, data_start, csize))
-    return _Zip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
-
-
-def _has_zip64(extra: bytes) -> bool:
-    i = 0
-    while i + 4 <= len(extra):
-        tag, size = struct.unpack_from("<HH", extra, i)
-        if tag == 0x0001:
-            return True
-        i += 4 + size
-    return False
-
-
-def _write_zip(source: _Zip, replaced: dict[str, bytes], removed: set[str],
-               added: Sequence[tuple[str, bytes]]) -> bytes:
-    """Copy ``source`` raw, replacing, dropping (lower-cased names) and adding members."""
-    out, central = bytearray(), bytearray()
-    plan: list[tuple[str, bytes | None, _Member | None]] = [
-        (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
-    plan += [(name, data, None) for name, data in added]
-    for name, data, like in plan:
-        offset = len(out)
-        if like is not None and data is None:
-            out += like.local
-            central += like.central[:42] + struct.pack("<I", offset) + like.central[46:]
-            continue
-        assert data is not None
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
-        body = packer.compress(data) + packer.flush()
-        raw_name = name.encode("utf-8")
-        made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
-        if like is not None:  # an edited part keeps its time stamp, attributes and comment
-            (made,), (time, date) = struct.unpack_from("<H", like.central, 4), \
-                struct.unpack_from("<HH", like.central, 12)
-            iattr, eattr = struct.unpack_from("<HI", like.central, 36)
-            nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
-            comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
-        fields = struct.pack("<HHHHHIII", 20, 0 if raw_name.isascii() else 0x800, 8, time, date,
-                             zlib.crc32(data), len(body), len(data))
-        out += b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name + body
-        central += (b"PK\x01\x02" + struct.pack("<H", made) + fields
-                    + struct.pack("<HHHHHII", len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
-                    + raw_name + comment)
-    if len(plan) > 0xFFFF or len(out) + len(central) > 0xFFFFFFFF:
-        raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
-    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), len(out), len(source.comment))
-    return bytes(out + central + eocd + source.comment)
 
 
 # --------------------------------------------------------------------------- package
@@ -273,7 +120,7 @@ class _Package:
 
     def __init__(self, path: str, data: bytes) -> None:
         self.where = path
-        self.zip = _parse_zip(data, path)
+        self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
         types = self.zip.get("[Content_Types].xml")
         main = next((r.target for r in self.rels("") if r.type.endswith("/officeDocument") and r.target), None)
@@ -383,16 +230,31 @@ def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byt
     return real, data, _Package(str(path), data)
 
 
-def _commit(path: Path, real: Path, before: bytes, payload: bytes) -> None:
+def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
+            removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
+    """Write the new package to a temporary file beside the workbook (streamed:
+    untouched members are copied raw), check it reads back, and move it over
+    the workbook. The parts edited as text are parsed once more; the new sheets
+    come from XlsxWriter and are not parsed again."""
+    for name, data in replaced.items():
+        if name.lower().endswith((".xml", ".rels")):
+            parse_xml(data, name)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".~{real.stem[:40]}-", suffix=".tmp", dir=real.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
+        with os.fdopen(fd, "w+b") as fh:
+            write_zip(fh, pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
             fh.flush()
             os.fsync(fh.fileno())
+            fh.seek(0)
+            check = parse_zip(fh.read(), str(path))  # the new zip reads back with the right CRCs
+            if any(check.read(name) != data for name, data in replaced.items()) or \
+                    any(check.get(name) is None or check.get(name).crc != zlib.crc32(data) for name, data in added):
+                raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; "
+                                        "nothing was written")
+            del check
         os.chmod(tmp, os.stat(real).st_mode & 0o7777)
-        if real.read_bytes() != before:
+        if _digest_of(real) != hashlib.sha256(before).hexdigest():
             raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")
         os.replace(tmp, real)
         tmp = None
@@ -409,16 +271,12 @@ def _commit(path: Path, real: Path, before: bytes, payload: bytes) -> None:
             os.unlink(tmp)
 
 
-def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
-            removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
-    for name, data in [*replaced.items(), *added]:
-        if name.lower().endswith((".xml", ".rels")):
-            parse_xml(data, name)
-    payload = _write_zip(pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
-    check = _parse_zip(payload, str(path))  # the new zip reads back, and what was written has the right CRCs
-    if any(check.read(name) != data for name, data in [*replaced.items(), *added]):
-        raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; nothing was written")
-    _commit(path, real, before, payload)
+def _digest_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 # --------------------------------------------------------------------------- API
@@ -434,7 +292,13 @@ def list_batches(path: Path) -> list[Batch]:
 
 
 def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None) -> None:
-    """Append ``sheets`` at the end of the workbook as one undoable batch named ``batch``."""
+    """Append ``sheets`` at the end of the workbook as one undoable batch named ``batch``
+    (holding the workbook's write lock, see :mod:`automation.workbook.lock`)."""
+    with writing(path):
+        _append_sheets(path, sheets, batch, expected_digest)
+
+
+def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_digest: str | None) -> None:
     if not isinstance(batch, str) or not batch.strip() or utf16_len(batch) > 255 or re.search(r"[\x00-\x1f]", batch):
         raise UsageError(f"batch name {batch!r} must be a text of 1 to 255 characters without control characters")
     if not sheets:
@@ -516,6 +380,11 @@ def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expecte
 
 def remove_last_batch(path: Path, *, expected_digest: str | None = None) -> list[str]:
     """Undo the last ``append_sheets``: remove exactly its sheets; return their (current) names."""
+    with writing(path):
+        return _remove_last_batch(Path(path), expected_digest)
+
+
+def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
     path = Path(path)
     real, before, pkg = _open_for_change(path, expected_digest)
     records = pkg.records()

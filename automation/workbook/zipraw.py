@@ -1,0 +1,179 @@
+"""The zip layer of :mod:`automation.workbook.package`: a small zip parser that
+keeps every member's original bytes, and a writer that copies untouched members
+raw and streams the result into a file (see the package's design notes)."""
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import BinaryIO, Sequence
+
+from automation.errors import WorkbookFileError
+
+MAX_MEMBER = 200 * 1024 * 1024
+MAX_TOTAL = 1024 * 1024 * 1024
+
+@dataclass(frozen=True)
+class RawMember:
+    name: str
+    central: bytes  # the original central directory record
+    local: memoryview  # the original local record: header, name, extra, data, descriptor (no copy)
+    method: int
+    crc: int
+    size: int
+    data_start: int
+    data_len: int
+
+
+@dataclass(frozen=True)
+class RawZip:
+    where: str
+    members: tuple[RawMember, ...]
+    comment: bytes
+    index: dict[str, RawMember]
+
+    def get(self, name: str) -> RawMember | None:
+        return self.index.get(name.lower())
+
+    def read(self, name: str) -> bytes:
+        m = self.get(name)
+        if m is None:
+            raise WorkbookFileError(f"{self.where}: part {name} is missing")
+        if m.method not in (0, 8):
+            raise WorkbookFileError(f"{self.where}: part {name} uses zip method {m.method}, which cannot be read")
+        raw = m.local[m.data_start:m.data_start + m.data_len]
+        try:
+            data = raw if m.method == 0 else zlib.decompressobj(-15).decompress(raw, m.size + 1)
+        except zlib.error as exc:
+            raise WorkbookFileError(f"{self.where}: part {name} is corrupt ({exc})") from None
+        if len(data) != m.size or zlib.crc32(data) != m.crc:
+            raise WorkbookFileError(f"{self.where}: part {name} is corrupt (size or CRC does not match)")
+        return data
+
+
+def parse_zip(data: bytes | memoryview, where: str) -> RawZip:
+    """The members of the zip in ``data``; members view ``data`` without copying it."""
+    view = memoryview(data)
+
+    def refuse(why: str) -> WorkbookFileError:
+        return WorkbookFileError(f"{where}: {why}")
+
+    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
+    floor = max(0, len(data) - 65557)
+    pos = data.rfind(b"PK\x05\x06", floor)
+    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
+        pos = data.rfind(b"PK\x05\x06", floor, pos)
+    if pos < 0:
+        raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
+    _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", data, pos)
+    if data[max(0, pos - 20):pos - 16] == b"PK\x06\x07" or 0xFFFF in (count, n_here) or 0xFFFFFFFF in (cd_size, cd_off):
+        raise refuse("ZIP64 archives are not supported (re-save the workbook in Excel)")
+    if disk or cd_disk or n_here != count:
+        raise refuse("multi-volume zip archives are not supported")
+    if cd_off + cd_size != pos:
+        raise refuse("the zip has unexpected bytes before or inside its directory")
+    entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
+    at, total, names = cd_off, 0, set()
+    for _ in range(count):
+        if data[at:at + 4] != b"PK\x01\x02" or at + 46 > pos:
+            raise refuse("the zip directory is damaged")
+        _, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _, offset = struct.unpack_from(
+            "<IHHHHHHIIIHHHHHII", data, at)
+        raw_name = data[at + 46:at + 46 + nlen]
+        name = raw_name.decode("utf-8" if flags & 0x800 else "cp437")
+        total += usize
+        for bad, why in (
+            (0xFFFFFFFF in (csize, usize, offset) or has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
+             "uses ZIP64, which is not supported"),
+            (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
+            (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
+            (total > MAX_TOTAL, "brings the declared size over 1 GB in all; refused (zip bomb?)"),
+            (name.lower() in names, "appears twice in the zip"),
+        ):
+            if bad:
+                raise refuse(f"member {name} {why}")
+        names.add(name.lower())
+        entries.append((name, data[at:at + 46 + nlen + elen + mlen], method, crc, csize, usize, offset, raw_name))
+        at += 46 + nlen + elen + mlen
+    starts = sorted({e[6] for e in entries}) + [cd_off]
+    following_of = dict(zip(starts, starts[1:]))
+    members = []
+    for name, central, method, crc, csize, usize, offset, raw_name in entries:
+        if offset + 30 > cd_off or data[offset:offset + 4] != b"PK\x03\x04":
+            raise refuse(f"member {name} has no local header where the directory says")
+        lflags, = struct.unpack_from("<H", data, offset + 6)
+        lnlen, lelen = struct.unpack_from("<HH", data, offset + 26)
+        if data[offset + 30:offset + 30 + lnlen] != raw_name:
+            raise refuse(f"member {name} is named differently in its local header")
+        data_start, following = 30 + lnlen + lelen, following_of[offset]
+        end = offset + data_start + csize
+        if lflags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
+            if following - end in (12, 16, 20, 24):
+                end = following
+            else:
+                wide = has_zip64(data[offset + 30 + lnlen:offset + data_start])
+                end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
+        if end > following:
+            raise refuse(f"member {name} is truncated or overlaps another member")
+        members.append(RawMember(name, central, view[offset:end], method, crc, usize, data_start, csize))
+    return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
+
+
+def has_zip64(extra: bytes) -> bool:
+    i = 0
+    while i + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, i)
+        if tag == 0x0001:
+            return True
+        i += 4 + size
+    return False
+
+
+def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes], removed: set[str],
+              added: Sequence[tuple[str, bytes]]) -> int:
+    """Write ``source`` to ``out`` (streamed), copying untouched members raw and
+    replacing, dropping (lower-cased names) and adding members; the bytes written."""
+    central = bytearray()
+    written = 0
+    plan: list[tuple[str, bytes | None, RawMember | None]] = [
+        (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
+    plan += [(name, data, None) for name, data in added]
+    if len(plan) > 0xFFFF:
+        raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
+    for name, data, like in plan:
+        offset = written
+        if offset > 0xFFFFFFFF:
+            raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
+        if like is not None and data is None:
+            out.write(like.local)
+            written += len(like.local)
+            central += like.central[:42] + struct.pack("<I", offset) + like.central[46:]
+            continue
+        assert data is not None
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        body = packer.compress(data) + packer.flush()
+        raw_name = name.encode("utf-8")
+        made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
+        if like is not None:  # an edited part keeps its time stamp, attributes and comment
+            (made,), (time, date) = struct.unpack_from("<H", like.central, 4), \
+                struct.unpack_from("<HH", like.central, 12)
+            iattr, eattr = struct.unpack_from("<HI", like.central, 36)
+            nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
+            comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
+        fields = struct.pack("<HHHHHIII", 20, 0 if raw_name.isascii() else 0x800, 8, time, date,
+                             zlib.crc32(data), len(body), len(data))
+        head = b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name
+        out.write(head)
+        out.write(body)
+        written += len(head) + len(body)
+        central += (b"PK\x01\x02" + struct.pack("<H", made) + fields
+                    + struct.pack("<HHHHHII", len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
+                    + raw_name + comment)
+    if written + len(central) > 0xFFFFFFFF:
+        raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
+    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), written,
+                       len(source.comment))
+    out.write(central)
+    out.write(eocd + source.comment)
+    return written + len(central) + len(eocd) + len(source.comment)

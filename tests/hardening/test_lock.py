@@ -1,0 +1,115 @@
+"""One writer at a time: real processes writing one master at once all land;
+a write killed midway leaves a temporary file that the next write removes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from automation.workbook.lock import lock_path, real_path, temp_prefix
+from automation.workbook.package import list_batches, sheet_names
+
+ROUNDS = int(os.environ.get("MUSTERROLL_STRESS_ROUNDS", "4"))
+ROOT = Path(__file__).resolve().parents[2]
+
+# The command line, with os.replace slowed down (as on a network drive) or the
+# process killed right after the new file is written and synced (mid-write).
+SLOW = """
+import os, sys, time
+real = os.replace
+def slow(*a, **k):
+    time.sleep(float(os.environ["SLOW_RENAME"]))
+    return real(*a, **k)
+os.replace = slow
+from automation.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+KILL = """
+import os, signal, sys
+def die(fd):
+    os.kill(os.getpid(), signal.SIGKILL)
+os.fsync = die
+from automation.cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+def cli(*argv: object, script: str | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    code = ["-c", script] if script else ["-m", "automation"]
+    return subprocess.Popen([sys.executable, *code, *map(str, argv)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+
+
+def both_import(book: Path, returns: dict[str, Path], script: str | None = None, env=None) -> None:
+    procs = [cli("import", book, returns[side], script=script, env=env) for side in ("German", "Russian")]
+    results = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, results):
+        assert p.returncode == 0, err
+        assert "imported Spend Dec 23" in out and "Traceback" not in err
+    names = sheet_names(book)
+    assert "Spend Dec 23 German" in names and "Spend Dec 23 Russian" in names
+    assert [b.name for b in list_batches(book)][-2:] in (
+        ["Import Spend Dec 23 German", "Import Spend Dec 23 Russian"],
+        ["Import Spend Dec 23 Russian", "Import Spend Dec 23 German"])
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_two_imports_at_once_both_land(waiting_master, tmp_path, round_) -> None:
+    book, returns = waiting_master
+    copy = tmp_path / book.name
+    copy.write_bytes(book.read_bytes())
+    copy.with_suffix(".key").write_bytes(book.with_suffix(".key").read_bytes())
+    both_import(copy, returns)
+
+
+@pytest.mark.parametrize("delay", ["0.3", "1.5"])
+def test_two_imports_at_once_both_land_when_the_final_rename_is_slow(waiting_master, master_copy, delay) -> None:
+    _, returns = waiting_master
+    both_import(master_copy, returns, SLOW, {"SLOW_RENAME": delay})
+
+
+def test_a_writer_that_waits_too_long_refuses_and_changes_nothing(waiting_master, master_copy) -> None:
+    _, returns = waiting_master
+    before = master_copy.read_bytes()
+    with FileLock(str(lock_path(real_path(master_copy)))):
+        started = time.monotonic()
+        proc = cli("import", master_copy, returns["German"], env={"MUSTERROLL_LOCK_WAIT": "1"})
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in err
+    assert "another Musterroll command has been changing this workbook" in err and "nothing was changed" in err
+    assert time.monotonic() - started < 60
+    assert master_copy.read_bytes() == before
+
+
+def test_a_write_killed_midway_leaves_the_master_whole_and_the_next_write_cleans_up(waiting_master,
+                                                                                    master_copy) -> None:
+    _, returns = waiting_master
+    before = master_copy.read_bytes()
+    proc = cli("import", master_copy, returns["German"], script=KILL)
+    proc.communicate(timeout=300)
+    assert proc.returncode == -9
+    assert master_copy.read_bytes() == before
+    prefix = temp_prefix(real_path(master_copy))
+    left = [p for p in master_copy.parent.iterdir() if p.name.startswith(prefix)]
+    assert len(left) == 1 and left[0].stat().st_size > len(before) // 2  # the full-size new file
+    proc = cli("import", master_copy, returns["German"])
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert not [p for p in master_copy.parent.iterdir() if p.name.startswith(prefix)]
+    assert "Spend Dec 23 German" in sheet_names(master_copy)
+
+
+def test_a_failed_command_leaves_no_temporary_file(waiting_master, master_copy) -> None:
+    _, returns = waiting_master
+    proc = cli("import", master_copy, returns["German"])
+    assert proc.communicate(timeout=300) and proc.returncode == 0
+    again = cli("import", master_copy, returns["German"])  # imported before: refused
+    _, err = again.communicate(timeout=300)
+    assert again.returncode == 2 and "imported before" in err
+    assert sorted(p.name for p in master_copy.parent.iterdir()) == sorted(
+        [master_copy.name, master_copy.with_suffix(".key").name, lock_path(real_path(master_copy)).name])
