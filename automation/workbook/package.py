@@ -63,6 +63,7 @@ from typing import Iterable, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
+from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix, writing
 from automation.workbook.zipraw import MAX_TOTAL, RawZip, parse_zip, write_zip
 from automation.workbook.sheetgraft import (
@@ -120,6 +121,7 @@ class _Package:
 
     def __init__(self, path: str, data: bytes) -> None:
         self.where = path
+        Gate(path, data)  # the same gate as every reader: nothing hostile reaches the parsers below
         self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
         types = self.zip.get("[Content_Types].xml")

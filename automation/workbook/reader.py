@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.schema import Column, Kind, ListRef, SheetKind
 
-MAX_ROWS = 200_000
-MAX_COLUMNS = 500
-MAX_CELLS = 4_000_000  # the parser lays a sheet out densely: about 32 bytes a cell
+MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
+MAX_CELLS = MASTER.cells  # the parser lays a sheet out densely: about 32 bytes a cell
 CACHE_CELLS = 500_000  # parsed cells kept for a second read
 
 
@@ -103,19 +103,13 @@ class Workbook:
     The file is read once: the digest, the package checks and the parser all
     use the same bytes. A sheet is parsed only when asked for, once."""
 
-    def __init__(self, path: Path) -> None:
-        from automation.workbook.safety import check_package
-
+    def __init__(self, path: Path, data: bytes | None = None, limits: Limits | None = None) -> None:
+        """Read ``path`` (or take its ``data``, already read) through the gate
+        (:mod:`automation.workbook.gate`) with ``limits`` (default: a master's)."""
         self.path = Path(path)
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            raise WorkbookFileError(f"{self.path}: no such file") from None
-        except IsADirectoryError:
-            raise WorkbookFileError(f"{self.path}: is a folder, not a workbook") from None
-        except OSError as exc:
-            raise WorkbookFileError(f"{self.path}: cannot be read ({exc.strerror})") from None
-        self._package = check_package(self.path, data)
+        if data is None:
+            data = read_file(self.path, (limits or MASTER).file_bytes)
+        self._gate = Gate(self.path, data, limits or MASTER)
         self.digest = hashlib.sha256(data).hexdigest()
         from python_calamine import CalamineWorkbook
 
@@ -124,36 +118,11 @@ class Workbook:
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
         self.sheet_names: list[str] = list(self._book.sheet_names)
-        self._parts: dict[str, str] | None = None
         self._raw: dict[str, list[list[Any]]] = {}
         self._cached = 0
 
     def has(self, name: str) -> bool:
         return name in self.sheet_names
-
-    def _check_extent(self, name: str) -> None:
-        """Refuse, before parsing, a sheet whose values reach too far to lay out."""
-        from automation.workbook.safety import sheet_extent, sheet_parts
-
-        if self._parts is None:
-            self._parts = sheet_parts(self._package, str(self.path))
-        part = self._parts.get(name)
-        if part is None:
-            return
-        extent = sheet_extent(self._package, part, str(self.path), limit=min(MAX_CELLS, MAX_ROWS * MAX_COLUMNS))
-        problems = []
-        if extent.rows > MAX_ROWS:
-            problems.append(CellProblem(name, extent.lowest, f"a value in row {extent.rows}; at most {MAX_ROWS} rows are "
-                                                             "read: clear the cells below the table"))
-        if extent.columns > MAX_COLUMNS:
-            problems.append(CellProblem(name, extent.rightmost, f"a value in column {column_letter(extent.columns - 1)}; "
-                                        f"at most {MAX_COLUMNS} columns are read: clear the cells right of the table"))
-        if not problems and extent.cells > MAX_CELLS:
-            problems.append(CellProblem(name, extent.lowest, f"values reach row {extent.rows} and column "
-                                        f"{column_letter(extent.columns - 1)} ({extent.rightmost}), {extent.cells} cells; "
-                                        f"at most {MAX_CELLS} are read: clear the cells far from the table"))
-        if problems:
-            raise WorkbookError(problems, str(self.path))
 
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next
@@ -162,7 +131,7 @@ class Workbook:
             return self._raw[name]
         if name not in self.sheet_names:
             raise WorkbookError(CellProblem(name, "A1", f"the sheet {name!r} is missing; {self._present()}"), str(self.path))
-        self._check_extent(name)
+        self._gate.check_sheet(name)  # no DTD, and no value too far away to lay out
         try:
             sheet = self._book.get_sheet_by_name(name)
             rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]
@@ -206,6 +175,21 @@ class Workbook:
 
             raise WorkbookError(missing_sheet(name, LISTS, self.sheet_names), str(self.path))
         return lists_from_rows(name, self.raw(name), str(self.path))
+
+
+def read_file(path: Path, most: int) -> bytes:
+    """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read."""
+    try:
+        if path.is_dir():
+            raise WorkbookFileError(f"{path}: is a folder, not a workbook")
+        size = path.stat().st_size
+        if size > most:
+            raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise WorkbookFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def _as_text(value: Any) -> str | None:

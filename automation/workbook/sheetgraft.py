@@ -370,8 +370,10 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
             node = stack.pop().close(m.start(), m.end())
         else:
             attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(m.group(3))}
-            nsmap = dict(stack[-1].nsmap) if stack else {"xml": XML_NS}
-            nsmap.update({k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")})
+            declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
+            nsmap = stack[-1].nsmap if stack else {"xml": XML_NS}
+            if declared:  # shared with the parent unless the element declares namespaces of its own
+                nsmap = {**nsmap, **declared}
             prefix, _, local = qname.rpartition(":")
             if prefix and prefix not in nsmap:
                 raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")

@@ -41,7 +41,8 @@ def test_no_temporary_file_is_left_behind(book: Path) -> None:
 
 
 @pytest.mark.parametrize("payload, message", [
-    (b"", "not a zip"), (b"hello, not a workbook", "not a zip"), (b"PK\x03\x04garbage" * 10, "not a zip")])
+    (b"", "an empty file"), (b"hello, not a workbook", "not a zip"),
+    (b"PK\x03\x04garbage" * 10, "damaged or cut short")])
 def test_a_file_that_is_not_a_zip_is_refused(tmp_path: Path, payload: bytes, message: str) -> None:
     path = tmp_path / "bad.xlsx"
     path.write_bytes(payload)
@@ -53,7 +54,7 @@ def test_a_file_that_is_not_a_zip_is_refused(tmp_path: Path, payload: bytes, mes
 def test_a_password_protected_or_old_xls_file_is_refused_with_advice(tmp_path: Path) -> None:
     path = tmp_path / "locked.xlsx"
     path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
-    with pytest.raises(WorkbookFileError, match="password-protected or an old .xls"):
+    with pytest.raises(WorkbookFileError, match="password-protected .encrypted. or in the old .xls format"):
         append_sheets(path, [report()], "Refit")
 
 
@@ -77,7 +78,7 @@ def test_a_zip_that_is_not_a_workbook_is_refused(tmp_path: Path) -> None:
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("[Content_Types].xml", '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
         zf.writestr("readme.txt", "hello")
-    with pytest.raises(WorkbookFileError, match="xl/workbook.xml is missing"):
+    with pytest.raises(WorkbookFileError, match="it has no xl/workbook.xml part"):
         append_sheets(path, [report()], "Refit")
     with pytest.raises(WorkbookFileError):
         sheet_names(tmp_path / "missing.xlsx")
@@ -101,7 +102,7 @@ def test_a_zip_bomb_is_refused_by_its_declared_sizes(book: Path) -> None:
     with pytest.raises(WorkbookFileError, match="200 MB"):
         append_sheets(book, [report()], "Refit")
     book.write_bytes(_patch_central(good, 24, 150 * 1024 * 1024, every=True))
-    with pytest.raises(WorkbookFileError, match="1 GB"):
+    with pytest.raises(WorkbookFileError, match="a zip bomb"):
         sheet_names(book)
 
 

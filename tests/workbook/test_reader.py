@@ -12,7 +12,7 @@ import pytest
 from automation.errors import WorkbookError
 from automation.workbook.reader import Workbook, convert, describe
 from automation.workbook.schema import Column, Kind, ListRef, choice
-from automation.workbook.safety import Extent, sheet_extent, sheet_parts
+from automation.workbook.safety import Extent, sheet_extent
 
 DATE = Column("Calendar date", Kind.DATE)
 LABEL = Column("Date")
@@ -95,10 +95,6 @@ def sheet(cells: bytes, prefix: bytes = b"") -> bytes:
     return b"<" + prefix + b"worksheet " + ns + b"><" + prefix + b"sheetData>" + cells + b"</" + prefix + b"sheetData></" + prefix + b"worksheet>"
 
 
-def test_sheet_parts_follow_the_relationships_and_unescape_names() -> None:
-    assert sheet_parts(package(), "book") == {"A & B": "xl/worksheets/sheet1.xml", "Far": "xl/worksheets/far.xml"}
-
-
 def test_the_extent_comes_from_the_cells_holding_values() -> None:
     xml = sheet(b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="C1"><v>2</v></c></row>'
                 b'<row r="7"><c r="B7"><v>1</v></c><c r="Z9000" s="3"/></row>')
@@ -133,19 +129,6 @@ def test_a_far_value_is_refused_naming_its_cell_before_the_sheet_is_parsed(tmp_p
         Workbook(path).raw("Notes")
     assert str(caught.value) == ("Notes!KZ50000: values reach row 50000 and column KZ (KZ50000), 15600000 cells; "
                                  "at most 4000000 are read: clear the cells far from the table")
-
-
-def test_a_workbook_part_with_a_dtd_is_refused_before_any_entity_is_expanded() -> None:
-    from automation.errors import WorkbookFileError
-
-    bomb = (b'<!DOCTYPE workbook [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
-            + WORKBOOK.replace(b'name="Far"', b'name="&b;"'))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("xl/workbook.xml", bomb)
-        z.writestr("xl/_rels/workbook.xml.rels", RELS)
-    with pytest.raises(WorkbookFileError, match=r"book: xl/workbook.xml is damaged \(a DTD is not allowed"):
-        sheet_parts(zipfile.ZipFile(io.BytesIO(buf.getvalue())), "book")
 
 
 @pytest.mark.parametrize("budget", [0, 40, 10**6])

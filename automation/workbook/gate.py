@@ -1,0 +1,332 @@
+"""The one gate every workbook passes before any parser sees it.
+
+Every command reads workbooks through :class:`Gate` (the reader, the package
+writer, play by email), with the same :class:`Limits` for a file of the same
+role: :data:`MASTER` for the umpire's workbook, :data:`PLAYER` (stricter) for a
+file a player sends back. Time and memory are bounded by design:
+
+1. From the zip directory alone (no part is unpacked): a zip at all, not
+   encrypted, at most ``members`` parts, no two parts whose names differ only
+   in case, each part and all parts together within their unpacked sizes, and
+   no part over 1 MB compressed more than ``ratio``:1.
+2. The parts every command parses whole (``[Content_Types].xml``, every
+   ``.rels``, the workbook part, its styles and ``docProps/app.xml``) are
+   streamed through expat in 1 MB chunks: no DTD (so no entity of any kind),
+   at most ``namespaces`` namespace declarations and ``elements`` elements, and
+   their sizes and CRCs match the directory. Shared strings are streamed for
+   their prolog (no DTD) and CRC only.
+3. A sheet is checked when it is about to be parsed (:meth:`Gate.check_sheet`),
+   never before: its part is found as the reader (calamine) finds it (the
+   relationship's target, case-insensitively; the %-decoded and normalised
+   spellings are checked too), its prolog holds no DTD, and the rows and
+   columns its values reach are found by a streamed scan
+   (:func:`automation.workbook.safety.sheet_extent`), so a value in XFD1048576
+   is refused naming its cell instead of making the parser allocate for
+   17 billion cells.
+"""
+from __future__ import annotations
+
+import io
+import posixpath
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+from xml.parsers import expat
+
+from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+CHUNK = 1 << 20
+MAIN_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+           "http://purl.oclc.org/ooxml/spreadsheetml/main")
+REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+          "http://purl.oclc.org/ooxml/officeDocument/relationships")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a workbook of one role may hold."""
+
+    file_bytes: int  # the file as stored
+    part_bytes: int  # one part, unpacked
+    total_bytes: int  # all parts, unpacked
+    members: int  # parts in the zip
+    ratio: int  # unpacked : packed, for parts over 1 MB
+    rows: int  # the last row a sheet's values may reach
+    columns: int  # the last column
+    cells: int  # rows x columns a sheet's values span (the parser lays a sheet out densely)
+    elements: int  # elements of one part parsed whole
+    namespaces: int  # namespace declarations of one part
+
+
+MASTER = Limits(file_bytes=512 * 2**20, part_bytes=200 * 2**20, total_bytes=1024 * 2**20, members=60_000,
+                ratio=400, rows=200_000, columns=500, cells=4_000_000, elements=400_000, namespaces=200)
+PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2**20, members=2_000,
+                ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200)
+
+
+def column_letter(number: int) -> str:
+    """1 -> A, 27 -> AA."""
+    out = ""
+    while number > 0:
+        number, rem = divmod(number - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+class _Refused(Exception):
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+class Gate:
+    """A workbook's bytes after the checks of steps 1 and 2; :meth:`check_sheet`
+    does step 3 for one sheet. ``archive`` reads the parts (central directory
+    only until a part is asked for)."""
+
+    def __init__(self, where: str | Path, data: bytes, limits: Limits = MASTER) -> None:
+        self.where, self.limits = str(where), limits
+        self.archive = _open_zip(self.where, data, limits)
+        self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
+        self._targets: dict[str, tuple[str, ...]] | None = None
+        self._checked: set[str] = set()
+        try:
+            self._check_structure()
+        except _Refused as exc:
+            raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+
+    # ------------------------------------------------------------------ parts
+
+    def info(self, name: str) -> zipfile.ZipInfo | None:
+        """The part named ``name``, found case-insensitively (as the reader finds it)."""
+        return self._by_lower.get(name.lstrip("/").lower())
+
+    def resolve(self, target: str, base: str = "xl") -> tuple[str, ...]:
+        """Every part a relationship ``target`` (relative to folder ``base``) may
+        name: as the reader takes it (``/`` = package root, otherwise under
+        ``base``, case-insensitive), and %-decoded and normalised as well."""
+        found: list[str] = []
+        for raw in dict.fromkeys((target, unquote(target))):
+            raw = raw.replace("\\", "/")
+            tries = [raw[1:]] if raw.startswith("/") else [raw, posixpath.join(base, raw)]
+            tries += [posixpath.normpath(t) for t in tries]
+            for t in tries:
+                info = self.info(t)
+                if info is not None and info.filename not in found:
+                    found.append(info.filename)
+        return tuple(found)
+
+    def _check_structure(self) -> None:
+        if self.info("[Content_Types].xml") is None or self.info("xl/workbook.xml") is None:
+            raise WorkbookFileError(f"{self.where}: a zip file but not an .xlsx workbook "
+                                    "(it has no xl/workbook.xml part)")
+        whole = {i.filename for i in self.archive.infolist()
+                 if i.filename.lower().endswith(".rels")
+                 or i.filename.lower() in ("[content_types].xml", "xl/workbook.xml", "docprops/app.xml")}
+        rels = self.info("xl/_rels/workbook.xml.rels")
+        prolog_only: set[str] = set()
+        if rels is not None:
+            for rel in _elements(self._stream(rels.filename), "Relationship"):
+                kind = rel.get("Type", "").rpartition("/")[2]
+                if rel.get("TargetMode") != "External" and kind in ("styles", "sharedStrings"):
+                    for part in self.resolve(rel.get("Target", "")):
+                        (whole if kind == "styles" else prolog_only).add(part)
+        for name in sorted(whole):
+            self._scan(name, whole=True)
+        for name in sorted(prolog_only - whole):
+            self._scan(name, whole=False)
+
+    def _stream(self, name: str):
+        info = self.archive.getinfo(name)
+        try:
+            with self.archive.open(info) as fh:
+                while chunk := fh.read(CHUNK):
+                    yield chunk
+        except _Refused:
+            raise
+        except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
+            raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the workbook") from None
+
+    def _scan(self, name: str, whole: bool) -> None:
+        """Stream part ``name`` through expat: no DTD, bounded namespaces and
+        (``whole``) elements; read to its end so its size and CRC are checked."""
+        if name in self._checked:
+            return
+        lim = self.limits
+        counts = [0, 0]
+        parser = expat.ParserCreate(namespace_separator=" ")
+        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+        def dtd(*_: Any) -> None:
+            raise _Refused(f"part {name} declares a DTD or entities; workbooks never need them (an XML bomb?)")
+
+        def namespace(*_: Any) -> None:
+            counts[1] += 1
+            if counts[1] > lim.namespaces:
+                raise _Refused(f"part {name} declares more than {lim.namespaces} namespaces")
+
+        def element(*_: Any) -> None:
+            counts[0] += 1
+            if counts[0] > lim.elements:
+                raise _Refused(f"part {name} holds more than {lim.elements} elements")
+
+        parser.StartDoctypeDeclHandler = dtd
+        parser.EntityDeclHandler = dtd
+        parser.StartNamespaceDeclHandler = namespace
+        if whole:
+            parser.StartElementHandler = element
+        else:  # past the root element no DTD can come: only the size and CRC are left to check
+            def root(*_: Any) -> None:
+                raise _PrologDone
+
+            parser.StartElementHandler = root
+        try:
+            try:
+                for chunk in self._stream(name):
+                    parser.Parse(chunk, False)
+                parser.Parse(b"", True)
+            except _PrologDone:
+                for _ in self._stream(name):
+                    pass
+        except expat.ExpatError as exc:
+            raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
+        self._checked.add(name)
+
+    # ------------------------------------------------------------------ sheets
+
+    def sheet_targets(self) -> dict[str, tuple[str, ...]]:
+        """Sheet name -> every part it may be read from (usually one)."""
+        if self._targets is None:
+            try:
+                self._targets = self._sheet_targets()
+            except _Refused as exc:
+                raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+        return self._targets
+
+    def _sheet_targets(self) -> dict[str, tuple[str, ...]]:
+        rels_info = self.info("xl/_rels/workbook.xml.rels")
+        targets: dict[str, list[str]] = {}
+        for rel in _elements(self._stream(rels_info.filename), "Relationship") if rels_info else ():
+            if rel.get("TargetMode") != "External" and rel.get("Target"):
+                targets.setdefault(rel.get("Id", ""), []).extend(self.resolve(rel["Target"]))
+        out: dict[str, list[str]] = {}
+        for sheet in _elements(self._stream(self.info("xl/workbook.xml").filename), "sheet"):
+            rid = next((sheet[f"{r} id"] for r in REL_NS if f"{r} id" in sheet), None)
+            name = sheet.get("name")
+            if name is not None and rid is not None:
+                out.setdefault(name, []).extend(p for p in targets.get(rid, ()) if p not in out.get(name, ()))
+        return {k: tuple(v) for k, v in out.items()}
+
+    def check_sheet(self, name: str) -> None:
+        """Refuse, before it is parsed, a sheet whose part holds a DTD or whose
+        values reach too far to lay out (a :class:`WorkbookError` naming the cell)."""
+        from automation.workbook.safety import sheet_extent
+
+        lim = self.limits
+        for part in self.sheet_targets().get(name, ()):
+            if part in self._checked:
+                continue
+            try:
+                self._scan(part, whole=False)
+            except _Refused as exc:
+                raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+            extent = sheet_extent(self.archive, part, self.where, limit=lim.cells)
+            problems = []
+            if extent.rows > lim.rows:
+                problems.append(CellProblem(name, extent.lowest or f"A{extent.rows}",
+                                            f"a value in row {extent.rows}; at most {lim.rows} rows are read: "
+                                            "clear the cells below the table"))
+            if extent.columns > lim.columns:
+                problems.append(CellProblem(name, extent.rightmost or f"{column_letter(extent.columns)}1",
+                                            f"a value in column {column_letter(extent.columns)}; at most "
+                                            f"{lim.columns} columns are read: clear the cells right of the "
+                                            "table"))
+            if not problems and extent.cells > lim.cells:
+                problems.append(CellProblem(name, extent.lowest, f"values reach row {extent.rows} and column "
+                                            f"{column_letter(extent.columns)} ({extent.rightmost}), {extent.cells} "
+                                            f"cells; at most {lim.cells} are read: clear the cells far from the "
+                                            "table"))
+            if problems:
+                raise WorkbookError(problems, self.where)
+            self._checked.add(part)
+
+
+class _PrologDone(Exception):
+    pass
+
+
+def _open_zip(where: str, data: bytes, lim: Limits) -> zipfile.ZipFile:
+    """Step 1: the zip directory."""
+    if data.startswith(OLE_MAGIC):
+        raise WorkbookFileError(
+            f"{where}: the workbook is password-protected (encrypted) or in the old .xls format; Musterroll reads "
+            "unencrypted .xlsx workbooks only: remove the password (File > Info > Protect Workbook) or save it "
+            "as an Excel Workbook (.xlsx)")
+    if not data.startswith(b"PK"):
+        what = "an empty file" if not data else "not a zip package"
+        raise WorkbookFileError(f"{where}: not an .xlsx workbook (it is {what}); give an Excel workbook saved as .xlsx")
+    if len(data) > lim.file_bytes:
+        raise WorkbookFileError(f"{where}: {len(data) // 2**20} MB; at most {lim.file_bytes // 2**20} MB is "
+                                "accepted here")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
+        raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
+                                "use the last good copy of the workbook") from None
+    infos = archive.infolist()
+    if len(infos) > lim.members:
+        raise WorkbookFileError(f"{where}: holds {len(infos)} parts; at most {lim.members} are accepted")
+    seen: dict[str, str] = {}
+    total = 0
+    for info in infos:
+        lower = info.filename.lower()
+        if lower in seen:
+            raise WorkbookFileError(f"{where}: refused: parts {seen[lower]} and {info.filename} have the same name "
+                                    "but for case; a workbook never has both")
+        seen[lower] = info.filename
+        if info.flag_bits & 0x1:
+            raise WorkbookFileError(f"{where}: part {info.filename} is encrypted; save the workbook without a password")
+        total += info.file_size
+        if info.file_size > lim.part_bytes:
+            raise WorkbookFileError(f"{where}: refused: part {info.filename} would unpack to "
+                                    f"{info.file_size // 2**20} MB; at most {lim.part_bytes // 2**20} MB per part "
+                                    "is accepted")
+        if total > lim.total_bytes:
+            raise WorkbookFileError(f"{where}: refused: would unpack to more than {lim.total_bytes // 2**20} MB; "
+                                    "that is not a campaign workbook")
+        if info.file_size > 2**20 and info.file_size > lim.ratio * max(info.compress_size, 1):
+            raise WorkbookFileError(f"{where}: refused: part {info.filename} is compressed "
+                                    f"{info.file_size // max(info.compress_size, 1)}:1, a zip bomb (at most "
+                                    f"{lim.ratio}:1 is accepted)")
+    return archive
+
+
+def _elements(chunks, local: str) -> list[dict[str, str]]:
+    """The attributes of every ``local`` element (any namespace) of a part
+    already checked by :meth:`Gate._scan` (no DTD), streamed."""
+    found: list[dict[str, str]] = []
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def refuse(*_: Any) -> None:
+        raise _Refused("a workbook part declares a DTD or entities")
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        if name.rpartition(" ")[2] == local:
+            found.append(attrs)
+
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.StartElementHandler = start
+    try:
+        for chunk in chunks:
+            parser.Parse(chunk, False)
+        parser.Parse(b"", True)
+    except expat.ExpatError as exc:
+        raise _Refused(f"a workbook part is not well-formed XML ({exc})") from None
+    return found
+
+
+__all__ = ["Gate", "Limits", "MASTER", "PLAYER"]

@@ -1,0 +1,124 @@
+"""One gate for every file: the same hostile master gets the same refusal from
+every command (exit 2, a message, bounded memory and time), the master's bytes
+unchanged; parts are found as the reader finds them."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from automation.workbook.gate import MASTER, Gate
+from tests.hardening.hostile_masters import FAR, ROSTER, Parts, argv_for, capped, master, zipped
+
+COMMANDS = ["refit", "undo", "verify", "stats", "export"]
+
+
+def far_cell_behind_a_case_changed_target(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.encode())
+    rels = "xl/_rels/workbook.xml.rels"
+    parts[rels] = parts[rels].replace(b'Target="worksheets/sheet8.xml"', b'Target="Worksheets/SHEET8.XML"')
+    return parts
+
+
+def far_cell_behind_a_percent_encoded_name(parts: Parts) -> Parts:
+    sheet = parts.pop(ROSTER).replace(b"</sheetData>", FAR.encode())
+    parts["xl/worksheets/sheet%38.xml"] = sheet  # the reader takes the target as written
+    rels = "xl/_rels/workbook.xml.rels"
+    parts[rels] = parts[rels].replace(b'Target="worksheets/sheet8.xml"', b'Target="worksheets/sheet%38.xml"')
+    return parts
+
+
+def far_cell_behind_an_absolute_target(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.encode())
+    rels = "xl/_rels/workbook.xml.rels"
+    parts[rels] = parts[rels].replace(b'Target="worksheets/sheet8.xml"', b'Target="/XL/worksheets/sheet8.xml"')
+    return parts
+
+
+def namespace_flood(parts: Parts) -> Parts:
+    types = parts["[Content_Types].xml"].decode()
+    decls = "".join(f' xmlns:n{i}="urn:n{i}"' for i in range(3000))
+    many = "".join(f'<Default Extension="x{i}" ContentType="application/x{i}"/>' for i in range(1500))
+    types = types.replace("<Types ", f"<Types{decls} ", 1).replace("</Types>", many + "</Types>")
+    parts["[Content_Types].xml"] = types.encode()
+    return parts
+
+
+def dtd_in_a_sheet(parts: Parts) -> Parts:
+    head, _, rest = parts[ROSTER].partition(b"?>")
+    parts[ROSTER] = head + b'?><!DOCTYPE worksheet [<!ENTITY a "aaaa">]>' + rest
+    return parts
+
+
+def compressed_workbook_part(parts: Parts) -> Parts:
+    wb = parts["xl/workbook.xml"]
+    parts["xl/workbook.xml"] = wb.replace(b"<sheets>", b"<!--" + b" " * (8 * 2**20) + b"--><sheets>", 1)
+    return parts
+
+
+def twin_parts(parts: Parts) -> Parts:
+    parts["xl/worksheets/SHEET8.xml"] = parts[ROSTER].replace(b"</sheetData>", FAR.encode())
+    return parts
+
+
+ATTACKS = {
+    "far cell, case-changed target": (far_cell_behind_a_case_changed_target, r"Roster Start!XFD1048576: a value in row"),
+    "far cell, %-encoded part": (far_cell_behind_a_percent_encoded_name, r"Roster Start!XFD1048576: a value in row"),
+    "far cell, absolute target": (far_cell_behind_an_absolute_target, r"Roster Start!XFD1048576: a value in row"),
+    "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
+    "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
+    "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),
+    "parts differing in case": (twin_parts, r"have the same name but for case"),
+}
+
+UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch is recorded in this workbook\n"),
+          "stats": (0, "no rolls yet\n")}
+SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet"}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_every_command_refuses_a_hostile_master_alike(tmp_path: Path, attack: str, command: str) -> None:
+    change, message = ATTACKS[attack]
+    book = master(tmp_path / "m", change)
+    before = book.read_bytes()
+    proc = capped(*argv_for(command, book, tmp_path))
+    if attack in SHEET_LEVEL and command in UNREAD:  # the command parses no sheet the attack is in
+        code, text = UNREAD[command]
+        assert (proc.returncode, proc.stdout + proc.stderr) == (code, text.replace("{}", str(book)))
+    else:
+        assert proc.returncode == 2, proc.stderr[-3000:]
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+        assert re.search(message, proc.stderr), proc.stderr
+    assert book.read_bytes() == before
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_parts_are_found_as_the_reader_finds_them(tmp_path: Path) -> None:
+    from python_calamine import CalamineWorkbook
+
+    for change, part in ((far_cell_behind_a_case_changed_target, ROSTER),
+                         (far_cell_behind_a_percent_encoded_name, "xl/worksheets/sheet%38.xml"),
+                         (far_cell_behind_an_absolute_target, ROSTER)):
+        data = master(tmp_path / change.__name__, change).read_bytes()
+        assert part in Gate("book", data, MASTER).sheet_targets()["Roster Start"]
+        names = CalamineWorkbook.from_filelike(__import__("io").BytesIO(data)).sheet_names
+        assert "Roster Start" in names
+
+
+def test_a_legitimate_master_passes_the_gate_without_its_sheets_being_scanned(tmp_path: Path) -> None:
+    gate = Gate("book", master(tmp_path / "m").read_bytes(), MASTER)
+    assert not any(p.startswith("xl/worksheets/sheet") for p in gate._checked)  # sheets wait until they are read
+    gate.check_sheet("Roster Start")
+    assert ROSTER in gate._checked
+
+
+def test_the_same_limits_hold_for_a_file_read_directly(tmp_path: Path) -> None:
+    from automation.errors import WorkbookFileError
+    from automation.workbook.reader import Workbook
+
+    book = master(tmp_path / "m", namespace_flood)
+    with pytest.raises(WorkbookFileError, match="declares more than 200 namespaces"):
+        Workbook(book)
+    assert zipped  # the helper module is shared with the fuzz test
