@@ -145,8 +145,8 @@ END_17N: list[list[Any]] = [
 ]
 UMPIRE_18AM: list[list[Any]] = [
     # Entry, Subject, Value, Area, Hexes, Notes
-    ["Final CVP", "British", 7, None, None, "B-1 and its leader fell in Block C"],
-    ["Final CVP", "German", 4, None, None, None],
+    ["Final CVP", "British", 0, None, None, "no German unit was eliminated in play"],
+    ["Final CVP", "German", 2, None, None, "B-1 (a squad: 2 CVP) fell in Block C; End 17N lists it Eliminated"],
     ["Melee", "C4", "none left", None, None, "checklist only"],
     ["Location control", "C3", "German", "C", None, None],
     ["Location control", "C5", "German", "C", None, None],

@@ -216,7 +216,7 @@ def test_the_enemy_cg_roster_shows_only_what_the_rules_make_known_to_both(capsys
     rows = wb.raw("Enemy CG Roster")
     assert rows[0] == ["CG Date", "Side", "Scenario", "Chit", "Final CVP", "RePh CVP", "SAN", "ELR", "Ammunition shortage",
                        "Attack chits", "Idle chits", "Weather", "EC", "Wind"]
-    assert rows[2] == ["18AM", "German", "German Assault", "Attack", 4, 1, 2, 4, 0, 1, 0, "Clear", "Moderate", "No Wind"]
+    assert rows[2] == ["18AM", "German", "German Assault", "Attack", 2, 1, 2, 4, 0, 1, 0, "Clear", "Moderate", "No Wind"]
 
 
 def test_the_enemy_units_in_public_report_lines_are_shown_by_alias(capsys, abtf, tmp_path):

@@ -93,7 +93,7 @@ def test_the_sample_refits_end_to_end_and_every_roll_comes_from_its_public_key(b
     assert british["CPP replenished"] == 20 + cpp["British"].final and british["CPP spent"] == 12
     assert british["CPP left"] == -(-(12 + 20 + cpp["British"].final - 12) // 2)
     assert german["CPP left"] == -(-(7 + 15 + cpp["German"].final - 8) // 2)
-    assert british["Final CVP"] == 7 and german["FPP"] == 0 and british["SAN"] == 5
+    assert (british["Final CVP"], german["Final CVP"]) == (0, 2) and german["FPP"] == 0 and british["SAN"] == 5
     assert (british["Scenario"], british["Chit"], german["Chit"], british["Idle chits"], german["Attack chits"]) == (
         "German Assault", "Idle", "Attack", 1, 1)
     assert roster[("17N", "German")]["Scenario"] == "Initial" and british["Weather"] == "Clear"
