@@ -13,6 +13,7 @@ from automation.errors import CellProblem, WorkbookError
 from automation.steps.bf.state import (
     ME, BFInputs, BFState, Ledger, Order, Ref, RGEntry, Roster, SideInfo, Situation, Stand, StandResult, Status,
 )
+from automation.steps.bf.common import counts_in_size
 from automation.workbook import bf_sheets as K
 from automation.workbook.campaign_sheets import START
 from automation.workbook.reader import SheetRow, Workbook
@@ -162,11 +163,12 @@ def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
             r["Tracks"], r["Wreck lines"], r["In minefield"] == "Yes", status == "Abandoned",
             r["Ammunition"] or "Normal", r["Notes"] or "", ref(r, "Stand")))
     _fail(problems, book)
-    for me_id, me in mes.items():
+    for me_id, me in mes.items():  # soft-skin transport is not part of an ME's size (house rules 26)
         if not me.full_strength:
-            mes[me_id] = me.with_(full_strength=sum(1 for s in stands if s.me == me_id))
+            mes[me_id] = me.with_(full_strength=sum(1 for s in stands if s.me == me_id and counts_in_size(s)))
         if not me.breakpoint_base:
-            mes[me_id] = mes[me_id].with_(breakpoint_base=sum(1 for s in stands if s.me == me_id and s.available))
+            mes[me_id] = mes[me_id].with_(breakpoint_base=sum(1 for s in stands if s.me == me_id and s.available
+                                                              and counts_in_size(s)))
     return Roster(mes, tuple(stands))
 
 

@@ -209,10 +209,11 @@ class Campaign:
         made = [Stand(s.id, side, me_id, s.type, s.kind,
                       "" if s.kind in ("OBA module", "Aircraft", "Fortification") else discipline, **s.fields)
                 for s in stands]
-        available = sum(1 for s in made if s.available)
+        sized = [s for s in made if s.kind != "Soft vehicle"]  # soft transport is not ME size (house rules 26)
+        available = sum(1 for s in sized if s.available)
         self._stands = [s for s in self._stands if s.me != me_id]  # naming an ME again replaces it
         self._mes[me_id] = ME(me_id, side, me_class, me_type, rg, available if base is None else base, losses,
-                              len(made) if full is None else full, discipline)
+                              len(sized) if full is None else full, discipline)
         self._stands += made
         return self
 

@@ -3,11 +3,12 @@ day's first scenario) every non-isolated ME starts in "no losses" status with
 new 25/50/75% breakpoints from its stands in play; earlier losses no longer
 count. Isolated MEs, and MEs before afternoon and night scenarios, keep the
 day's losses and breakpoints. (Combining recomputes the new ME's breakpoints
-itself, 2.1.1.3.2.) MEs of OBA modules, aircraft or fortifications have none."""
+itself, 2.1.1.3.2.) MEs of OBA modules, aircraft or fortifications have none. Soft-skin transport
+is not part of an ME's size (house rules 26)."""
 from __future__ import annotations
 
 from automation.campaign.model import StepResult
-from automation.steps.bf.common import NO_RATING, note
+from automation.steps.bf.common import NO_RATING, counts_in_size, note
 from automation.steps.bf.state import BFInputs, BFState
 from automation.steps.bf.withdrawal import me_isolated
 
@@ -28,10 +29,11 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             entries.append(note(STEP, RULE, f"isolated: breakpoints not recomputed ({me.losses_today} losses so far count)",
                                 me.side, me_id, visible=me.side))
             continue
-        present = sum(1 for s in stands if s.available)
+        present = sum(1 for s in stands if s.available and counts_in_size(s))
         new = me.with_(breakpoint_base=present, losses_today=0, full_strength=me.full_strength or present)
         roster = roster.with_me(new)
         a, b, c = new.breakpoints()
-        entries.append(note(STEP, RULE, f"new day, no losses: {present} stand{'s' if present != 1 else ''} in play, "
+        entries.append(note(STEP, RULE, f"new day, no losses: {present} stand{'s' if present != 1 else ''} in play"
+                            f"{' (soft transport not counted)' if any(s.kind == 'Soft vehicle' for s in stands) else ''}, "
                             f"breakpoints at {a}/{b}/{c} losses (25/50/75%)", me.side, me_id, visible=me.side))
     return StepResult(state.with_(roster=roster), tuple(entries))

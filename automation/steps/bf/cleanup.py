@@ -70,7 +70,8 @@ def _apply_results(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entr
     roster = Roster(mes, roster.stands)
     me_of = {s.id: s.me for s in state.roster.stands if s.id in results}
     return state.with_(roster=roster, me_of=me_of, fought=frozenset(fought), lost_afv=frozenset(lost_afv),
-                       knocked_out=frozenset(knocked_out), panicked=frozenset(panicked)), entries
+                       knocked_out=frozenset(knocked_out), panicked=frozenset(panicked),
+                       scenario_losses=dict(losses)), entries
 
 
 def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem
-from automation.steps.bf.common import NO_RATING, Cost, me_rating, note, step_ladder
+from automation.steps.bf.common import NO_RATING, Cost, counts_in_size, me_rating, me_size, note, step_ladder
 from automation.steps.bf.state import BFInputs, BFState, ME, Order
 
 STEP = "Combining understrength MEs"
@@ -18,7 +18,7 @@ RULE = "2.1.1.3.2"
 
 def casualty_share(state: BFState, me: ME) -> float:
     strength = me.full_strength or me.breakpoint_base
-    present = sum(1 for s in state.roster.of_me(me.id) if s.available)
+    present = me_size(state.roster, me.id)
     return 0.0 if strength <= 0 else 1 - present / strength
 
 
@@ -41,7 +41,7 @@ def why_not(state: BFState, side: str, a_id: str, b_id: str) -> str | None:
         share = casualty_share(state, me)
         if share < 0.5:
             strength = me.full_strength or me.breakpoint_base
-            present = sum(1 for s in state.roster.of_me(me.id) if s.available)
+            present = me_size(state.roster, me.id)
             return (f"{me.id} has {present} of {strength} stands ({share:.0%} casualties); "
                     "both MEs need 50% or more casualties")
     return None
@@ -94,7 +94,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             drop = [s.id for s in commands[1:]]
             kept = [s.with_(me=a_id, discipline=rating if s.kind not in NO_RATING else s.discipline)
                     for s in stands if s.id not in drop]
-            present = sum(1 for s in kept if s.available)
+            present = sum(1 for s in kept if s.available and counts_in_size(s))
             new_me = a.with_(breakpoint_base=present, losses_today=0, full_strength=present, discipline=rating)
             roster = roster.remove_me(b_id).remove_me(a_id).with_me(new_me).add_stands(kept)
             state = state.with_(roster=roster)

@@ -42,6 +42,18 @@ def wait_spend(inputs: BFInputs, side: str, step: str) -> Waiting:
     return Waiting(side, "repairs, purchases and FPP spending (an empty sheet means none)", spend_sheet(inputs, side), step)
 
 
+def counts_in_size(stand: Stand) -> bool:
+    """Does the stand count in its ME's size (breakpoints, casualty
+    percentages)? Soft-skin transport does not (house rules 26), though its
+    loss still counts as a casualty."""
+    return stand.kind != "Soft vehicle"
+
+
+def me_size(roster: Roster, me_id: str) -> int:
+    """The ME's stands in play that count in its size."""
+    return sum(1 for s in roster.of_me(me_id) if s.available and counts_in_size(s))
+
+
 def isolated(stand: Stand) -> bool:
     return stand.situation in (Situation.ISOLATED, Situation.CUT_OFF)
 
@@ -83,4 +95,4 @@ def step_ladder(ladder: tuple[str, ...], rating: str, steps: int) -> str:
     return ladder[max(0, min(len(ladder) - 1, i + steps))]
 
 
-__all__ = ["ALL", "NO_RATING", "UMPIRE", "Cost", "is_russian", "me_rating", "whole", "isolated", "note", "rolled", "step_ladder", "wait_orders", "wait_spend"]
+__all__ = ["ALL", "NO_RATING", "UMPIRE", "Cost", "counts_in_size", "me_size", "is_russian", "me_rating", "whole", "isolated", "note", "rolled", "step_ladder", "wait_orders", "wait_spend"]

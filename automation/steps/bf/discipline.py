@@ -2,12 +2,14 @@
 changes: at each morning scenario but the first, a percentile roll (2d10 read
 01-100) for each ME that took part in the last scenario, and a separate roll
 for each unit that begins this scenario cut off, with every modifier of the
-table: the ME's casualty band (25/50/75%, only the highest applies), each
-panicked stand, each enemy stand knocked out by fire, each close combat won
-and lost, and, on a cut-off unit's own roll only, each turn it began
-isolated or cut off. 101+ improves one level, 0 or less drops one; no change
-past Elite or below Raw (the ends of the ladder). A cut-off unit's change is
-its own: the ME's roll does not move it."""
+table: the ME's casualty band (25/50/75% of its size lost in the previous
+scenario, only the highest applies), each panicked stand, each enemy stand
+knocked out by fire, each close combat won and lost, and each turn one of
+its units began isolated (-3) or cut off (-6). A unit that begins this
+scenario cut off rolls on its own, with its own turns; its turns are not on
+its ME's roll. 101+ improves one level, 0 or less drops one; no change past
+Elite or below Raw (the ends of the ladder). A cut-off unit's change is its
+own: the ME's roll does not move it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -33,19 +35,21 @@ def casualty_condition(lost: int, base: int) -> str | None:
     return None
 
 
-def _facts(results: Iterable[StandResult], panicked: int, condition: str | None, unit: bool = False) -> Facts:
-    """The table's quantities; the isolated/cut-off turns count only on a
-    cut-off unit's own roll (docs/interpretations.md, 2.1.1.3.1)."""
+def _facts(results: Iterable[StandResult], panicked: int, condition: str | None,
+           own_roll: frozenset[str] = frozenset()) -> Facts:
+    """The table's quantities. The turns begun isolated or cut off are those of
+    the roll's units, leaving out units that roll on their own (``own_roll``):
+    theirs are on their own roll (docs/interpretations.md, 2.1.1.3.1)."""
     results = list(results)
+    turns = [r for r in results if r.stand not in own_roll]
     quantities = {
         "panicked_stands": panicked,
         "kills_by_fire": sum(r.kills_by_fire for r in results),
         "cc_wins": sum(r.cc_wins for r in results),
         "cc_losses": sum(r.cc_losses for r in results),
+        "turns_isolated": sum(r.turns_isolated for r in turns),
+        "turns_cut_off": sum(r.turns_cut_off for r in turns),
     }
-    if unit:
-        quantities["turns_isolated"] = sum(r.turns_isolated for r in results)
-        quantities["turns_cut_off"] = sum(r.turns_cut_off for r in results)
     return Facts(frozenset({condition} if condition else ()), {k: v for k, v in quantities.items() if v})
 
 
@@ -88,7 +92,8 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             continue
         me_results = [r for r in results.values() if state.me_of.get(r.stand) == me_id]
         panicked = sum(1 for sid in state.panicked if state.me_of.get(sid) == me_id)
-        facts = _facts(me_results, panicked, casualty_condition(me.losses_today, me.breakpoint_base))
+        lost = state.scenario_losses.get(me_id, 0)
+        facts = _facts(me_results, panicked, casualty_condition(lost, me.breakpoint_base), frozenset(own_roll))
         result = dice.roll("bf.discipline_change", ("discipline", me.side, me_id), facts)
         steps = int(result.effect.get("steps", 0))
         before = me_rating(roster, me, ladder)
@@ -107,7 +112,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
         s = roster.stand(stand_id)
         assert s is not None
         r = results.get(stand_id)
-        facts = _facts([r] if r else [], 1 if stand_id in state.panicked else 0, None, unit=True)
+        facts = _facts([r] if r else [], 1 if stand_id in state.panicked else 0, None)
         result = dice.roll("bf.discipline_change", ("discipline", s.side, "cut-off", stand_id), facts)
         steps = int(result.effect.get("steps", 0))
         after = step_ladder(ladder, s.discipline, steps)

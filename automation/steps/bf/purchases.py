@@ -20,7 +20,7 @@ from dataclasses import replace
 from automation.campaign.model import Entry, StepResult
 from automation.engine.resolver import Situation as Facts
 from automation.errors import CellProblem
-from automation.steps.bf.common import ALLIED_WEST, Cost, note, rolled, whole
+from automation.steps.bf.common import ALLIED_WEST, Cost, counts_in_size, note, rolled, whole
 from automation.steps.bf.state import BFInputs, BFState, ME, Order, RGEntry, Stand, Status
 
 STEP = "Purchases"
@@ -253,8 +253,9 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
                     continue
                 me_id = _new_me_id(state, rg, used)
                 stands = _stands(rg, me_id, side)
+                size = sum(1 for s in stands if counts_in_size(s))
                 me = ME(me_id, side, rg.me_class or ("O" if rg.kind == "OBA" else "F" if rg.kind == "Aircraft" else "I"),
-                        rg.me_type or rg.description, rg.id, breakpoint_base=len(stands), full_strength=len(stands),
+                        rg.me_type or rg.description, rg.id, breakpoint_base=size, full_strength=size,
                         discipline=rg.discipline or "")
                 state = state.with_(roster=state.roster.with_me(me).add_stands(stands), purchased=state.purchased + (me_id,))
                 limit = rg.campaign_max if rg.campaign_max is not None else "no limit"

@@ -272,6 +272,7 @@ class BFState:
     lost_afv: frozenset[str] = frozenset()  # MEs that lost an AFV in the previous scenario
     knocked_out: frozenset[str] = frozenset()  # stands knocked out in the previous scenario (to leave the roster)
     panicked: frozenset[str] = frozenset()
+    scenario_losses: Mapping[str, int] = field(default_factory=dict)  # ME -> stands lost in the previous scenario
     repaired: frozenset[str] = frozenset()  # vehicles repaired this refit (2.1.1.2)
     withdrawn: frozenset[str] = frozenset()  # MEs withdrawn this refit
     withdrawn_stands: frozenset[str] = frozenset()  # stands that left the campaign with a withdrawn ME

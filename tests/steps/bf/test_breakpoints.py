@@ -6,7 +6,7 @@ import pytest
 
 from automation.steps.bf import breakpoints
 from automation.steps.bf.state import Situation
-from tests.support.bf import Campaign, afv, aircraft, oba, run, texts, troops, wreck
+from tests.support.bf import Campaign, afv, aircraft, oba, run, soft, texts, troops, wreck
 
 PARTS = (("Dec 23 AM", "1942-12-23", "Morning"), ("Dec 23 PM", "1942-12-23", "Afternoon"),
          ("Dec 23 N", "1942-12-23", "Night"), ("Dec 24 AM", "1942-12-24", "Morning"))
@@ -54,3 +54,29 @@ def test_oba_modules_and_aircraft_have_no_breakpoints():
     inputs, state = campaign().build()
     result = run(breakpoints, inputs, state)
     assert texts(result, "O1-1") == [] and texts(result, "F1-1") == []
+
+
+def test_house_rules_26_soft_transport_is_not_part_of_the_mes_size_for_breakpoints():
+    inputs, state = (Campaign(today="Dec 24 AM").dated(*PARTS)
+                     .me("4/114 PzG", "German", "I", "Panzergrenadier company", *[troops(f"G-{i}") for i in range(1, 9)],
+                         soft("G-Truck-1"), soft("G-Truck-2"), soft("G-Truck-3"), soft("G-Truck-4"))
+                     .build())
+    result = run(breakpoints, inputs, state)
+    me = result.state.roster.mes["4/114 PzG"]
+    assert (me.breakpoint_base, me.breakpoints()) == (8, (2, 4, 6))
+    assert texts(result, "4/114 PzG") == [
+        "new day, no losses: 8 stands in play (soft transport not counted), breakpoints at 2/4/6 losses (25/50/75%)"]
+
+
+def test_house_rules_26_a_lost_truck_counts_as_a_casualty_of_the_mes_scenario():
+    from automation.steps.bf import discipline
+    from tests.support.bf import modifiers, rolls
+    from tests.support.dice import ScriptedDice
+
+    inputs, state = (Campaign()
+                     .me("4/114 PzG", "German", "I", "Panzergrenadier company", *[troops(f"G-{i}") for i in range(1, 9)],
+                         soft("G-Truck-1"), soft("G-Truck-2"), soft("G-Truck-3"), soft("G-Truck-4"))
+                     .result("G-Truck-1", "Knocked out").result("G-Truck-2", "Knocked out").prepared())
+    assert state.roster.mes["4/114 PzG"].breakpoint_base == 8  # not 12
+    (roll,) = rolls(run(discipline, inputs, state, ScriptedDice(50)))
+    assert modifiers(roll) == {"casualties_25": -1} and roll.final == 49  # 2 of 8, not 2 of 12

@@ -63,7 +63,10 @@ def test_no_rolls_when_no_scenario_was_played():
 @pytest.mark.parametrize("lost, band", [(1, None), (2, "casualties_25"), (3, "casualties_25"), (4, "casualties_50"),
                                         (5, "casualties_50"), (6, "casualties_75"), (8, "casualties_75")])
 def test_the_casualty_bands_are_25_50_75_percent_and_only_the_highest_applies(lost, band):
-    inputs, state = company(Campaign(), base=8, losses=lost).result("G-PzG-2").prepared()
+    campaign = company(Campaign(), base=8).result("G-PzG-1")
+    for i in range(2, 2 + lost):
+        campaign.result(f"G-PzG-{i}" if i <= 8 else "G-PzG-1", "Knocked out")
+    inputs, state = campaign.prepared()
     (roll,) = rolls(run(discipline, inputs, state, ScriptedDice(50)))
     expected = {"casualties_25": -1, "casualties_50": -2, "casualties_75": -4}
     assert modifiers(roll) == ({band: expected[band]} if band else {})
@@ -133,10 +136,36 @@ def test_a_unit_that_begins_the_scenario_cut_off_rolls_on_its_own_with_its_turns
     assert disciplines == {"R-1": "Experienced", "R-2": "Experienced", "R-3": "Raw"}  # each change is its own
 
 
-def test_an_isolated_unit_has_no_roll_of_its_own():
+def test_2_1_1_3_1_an_isolated_unit_has_no_roll_of_its_own_its_mes_roll_takes_minus_3_per_turn_isolated():
     inputs, state = (Campaign()
                      .me("1/1378 RR", "Russian", "I", "Rifle company", troops("R-2"), troops("R-3"), discipline="Trained")
                      .result("R-3", situation="Isolated", turns_isolated=3).prepared())
-    result = run(discipline, inputs, state, ScriptedDice(50))
+    result = run(discipline, inputs, state, ScriptedDice(at(("discipline", "Russian", "1/1378 RR"), 9)))
     (roll,) = rolls(result)
-    assert modifiers(roll) == {}
+    assert modifiers(roll) == {"turns_isolated": -9}
+    assert (roll.final, roll.result) == (0, "Discipline drops one level (no effect on Raw)")
+    assert {s.discipline for s in result.state.roster.of_me("1/1378 RR")} == {"Raw"}
+
+
+def test_2_1_1_3_1_a_unit_cut_off_in_the_scenario_that_escaped_gives_its_mes_roll_minus_6_per_turn():
+    inputs, state = (Campaign()
+                     .me("1/1378 RR", "Russian", "I", "Rifle company", troops("R-2"), troops("R-3"), discipline="Trained")
+                     .result("R-3", situation="Normal", turns_isolated=1, turns_cut_off=2).prepared())
+    result = run(discipline, inputs, state, ScriptedDice(at(("discipline", "Russian", "1/1378 RR"), 60)))
+    (roll,) = rolls(result)
+    assert modifiers(roll) == {"turns_isolated": -3, "turns_cut_off": -12} and roll.final == 45
+
+
+def test_2_1_1_3_1_casualties_are_the_previous_scenarios_not_the_whole_days():
+    # a third of the company lost in the morning, none in the afternoon: no casualty modifier next morning
+    campaign = company(Campaign(today="Dec 24 AM").dated(*AM_PM), base=9, losses=3).result("G-PzG-2", kills_by_fire=1)
+    inputs, state = campaign.prepared()
+    assert state.roster.mes["4/114 PzG"].losses_today == 3
+    (roll,) = rolls(run(discipline, inputs, state, ScriptedDice(at(("discipline", "German", "4/114 PzG"), 50))))
+    assert modifiers(roll) == {"kills_by_fire": 1} and roll.final == 51
+    # the same company losing 3 of its 9 in the afternoon scenario itself takes -1
+    campaign = (company(Campaign(today="Dec 24 AM").dated(*AM_PM), base=9).result("G-PzG-2", "Knocked out")
+                .result("G-PzG-3", "Knocked out").result("G-PzG-4", "Knocked out"))
+    inputs, state = campaign.prepared()
+    (roll,) = rolls(run(discipline, inputs, state, ScriptedDice(50)))
+    assert modifiers(roll) == {"casualties_25": -1} and roll.final == 49
