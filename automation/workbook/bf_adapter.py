@@ -11,7 +11,8 @@ from automation.campaign.model import CampaignDate, Part
 from automation.engine.tables import RuleSystem
 from automation.errors import CellProblem, WorkbookError
 from automation.steps.bf.state import (
-    ME, BFInputs, BFState, Ledger, Order, Ref, RGEntry, Roster, SideInfo, Situation, Stand, StandResult, Status,
+    ME, Arrival, BFInputs, BFState, Deployment, Ledger, Order, Ref, RGEntry, Roster, SideInfo, Situation, Stand,
+    StandResult, Status,
 )
 from automation.steps.bf.common import counts_in_size
 from automation.workbook import bf_sheets as K
@@ -126,6 +127,33 @@ def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str
                            r["Discipline"], r["CPP"], r["Scenario max"], r["Campaign max"], r["FPP"], r["Notes"] or "", ref(r, "ID"))
     _fail(problems, book)
     return out
+
+
+def read_schedule(book: Workbook, lists: dict[str, list[str]], dates: tuple[CampaignDate, ...],
+                  rg_chart: dict[tuple[str, str], RGEntry]) -> tuple[Arrival, ...]:
+    """The umpire's scheduled reinforcements (2.1.1.4.1); none without the sheet."""
+    if not book.has(K.REINFORCEMENTS.title):
+        return ()
+    problems: list[CellProblem] = []
+    labels = [d.label for d in dates]
+    out = []
+    for r in book.read(K.REINFORCEMENTS, lists=lists):
+        if r["Date"] not in labels:
+            problems.append(r.problem("Date", f"{r['Date']!r} is not a date on the Dates sheet; valid: {', '.join(labels)}"))
+        if (r["Side"], r["RG"]) not in rg_chart:
+            valid = ", ".join(k[1] for k in rg_chart if k[0] == r["Side"]) or "(none)"
+            problems.append(r.problem("RG", f"{r['RG']!r} is not on {r['Side']}'s RG chart; valid: {valid}"))
+        out.append(Arrival(str(r["Date"]), r["Side"], str(r["RG"]), str(r["ME"]).strip() if r["ME"] else None,
+                           ref(r, "ME" if r["ME"] else "RG")))
+    _fail(problems, book)
+    return tuple(out)
+
+
+def read_forces(book: Workbook, name: str) -> tuple[Deployment, ...] | None:
+    """A side's Forces sheet (2.1.1.7); None when it is not there."""
+    if not book.has(name):
+        return None
+    return tuple(Deployment(str(r["ME"]).strip(), ref(r, "ME")) for r in book.read(K.FORCES, name))
 
 
 def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
@@ -261,16 +289,20 @@ def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[
         names["results"] = K.RESULTS.name_for(date=previous.label)
         if book.has(names["results"]):
             results = read_results(book, names["results"], roster, lists)
-    orders, spend = {}, {}
+    orders, spend, forces = {}, {}, {}
     for s in sides:
+        if previous is not None:
+            names[f"forces:{s.name}"] = K.FORCES.name_for(date=previous.label, side=s.name)
+            forces[s.name] = read_forces(book, names[f"forces:{s.name}"])
         names[f"orders:{s.name}"] = K.ORDERS.name_for(date=date.label, side=s.name)
         names[f"spend:{s.name}"] = K.SPEND.name_for(date=date.label, side=s.name)
         orders[s.name] = read_orders(book, K.ORDERS, names[f"orders:{s.name}"])
         spend[s.name] = read_orders(book, K.SPEND, names[f"spend:{s.name}"])
     ladder = tuple(lists.get("discipline", ()))
     eligibility = {str(r["Nationality"]): (str(r["From"]), str(r["To"])) for r in system.charts["bf.armor_repair_eligibility"].rows}
+    schedule = read_schedule(book, lists, dates, rg_chart)
     inputs = BFInputs(date, previous, sides, dates, historical, rg_chart, fp, ladder, eligibility,
-                      settings, results, orders, spend, names)
+                      settings, results, orders, spend, names, schedule, forces)
     _check_ladder(book, roster, ladder)
     return inputs, BFState(roster, ledger)
 

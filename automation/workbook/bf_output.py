@@ -8,7 +8,7 @@ from typing import Any
 from automation.campaign.model import ALL, Entry, RefitRun
 from automation.render import percent
 from automation.steps.bf import posture
-from automation.steps.bf.state import BFInputs, BFState, Status
+from automation.steps.bf.state import BFInputs, BFState, Roster, Status
 from automation.workbook import bf_sheets as K
 from automation.workbook.package import LineChartSpec, ListValidation, NewSheet
 from automation.workbook.reader import Workbook
@@ -73,6 +73,22 @@ def roster_sheet(name: str, state: BFState, lists: dict[str, list[str]]) -> NewS
                      me.losses_today, me.full_strength, s.ammunition, s.notes or None])
     return NewSheet(name, rows, kind="roster", column_widths=[c.width for c in K.ROSTER.columns],
                     validations=_validations(K.ROSTER, lists))
+
+
+def forces_form(roster: Roster, date: str, side: str) -> NewSheet:
+    """A blank ``Forces <date> <side>`` sheet (2.1.1.7) for the scenario of
+    ``date``, from the roster its refit wrote (``Roster <date>``): its ME column offers
+    only the side's own MEs, OBA modules and aircraft flights with something to
+    deploy (as a dropdown where Excel's 255-character list allows; the next
+    refit checks every row either way), one row for each."""
+    from automation.steps.bf.forces import deployable
+
+    mes = tuple(sorted(m for m, me in roster.mes.items() if me.side == side and deployable(roster, me)))
+    fits = bool(mes) and len(",".join(mes)) <= 255 and not any("," in m or '"' in m for m in mes)
+    rows = max(len(mes), 1)
+    return NewSheet(K.FORCES.name_for(date=date, side=side), [K.FORCES.header], kind="orders",
+                    column_widths=[c.width for c in K.FORCES.columns],
+                    validations=[ListValidation(0, mes, 1, rows)] if fits else [])
 
 
 def ledger_sheet(name: str, state: BFState, inputs: BFInputs) -> NewSheet:

@@ -44,6 +44,16 @@ RG_CHART = SheetKind(
      Column("FPP", Kind.INT, required=False, width=6), Column("Notes", required=False, width=40)),
     tab="settings", rule="2.1.1.4", description="Each side's reinforcement groups: cost, contents, per-scenario and campaign limits.",
 )
+REINFORCEMENTS = SheetKind(
+    "bf.reinforcements", "Reinforcements",
+    (Column("Date", width=12, note="the date (Dates sheet) whose refit adds them to the roster"),
+     choice("Side", SIDES, width=10), Column("RG", width=8, note="an ID on the side's RG chart: the group that arrives"),
+     Column("ME", required=False, unique=True, width=16, note="the ME's roster ID; empty: RG ID and its number, e.g. I1-2"),
+     Column("Notes", required=False, width=40)),
+    tab="settings", rule="2.1.1.4.1",
+    description="Scheduled reinforcements: one row per group arriving free of CPP on a date; "
+    "they count against the RG chart's campaign and per-scenario limits like the base force.",
+)
 FP_CHART = SheetKind(
     "bf.fp_chart", "FP Chart",
     (Column("Side", width=10, note="a side, or Both"), Column("Item", width=26), Column("FPP", Kind.INT, width=6),
@@ -93,6 +103,14 @@ SPEND = SheetKind(
     ORDERS.columns, tab="orders", dated=True, per_side=True, rule="2.1.1",
     description="A side's decisions after its CPP roll: repairs, combining, purchases, FPP removal and fortifications.",
 )
+FORCES = SheetKind(
+    "bf.forces", "Forces {date} {side}",
+    (Column("ME", width=18, note="an ME, OBA module or aircraft flight of this side on the date's roster (dropdown)"),
+     Column("Notes", required=False, width=40)),
+    tab="orders", dated=True, per_side=True, rule="2.1.1.7",
+    description="A side's forces chosen for the date's scenario: one row per ME, OBA module or aircraft flight it "
+    "deploys; the RG chart's scenario maximum counts them with its groups still isolated on the map.",
+)
 REPORT = SheetKind(
     "bf.report", "Refit {date} {side}",  # {side} holds the stage: 1 or 2
     (Column("Step", width=22), Column("Rule", width=10), Column("Side", required=False, width=10),
@@ -129,7 +147,7 @@ def summary_kind(sides: tuple[str, ...]) -> SheetKind:
         cols += [Column(f"{side} {measure}", Kind.INT, width=12) for side in sides]
     return SheetKind(SUMMARY.id, SUMMARY.title, tuple(cols), SUMMARY.tab, SUMMARY.description, True, False, SUMMARY.rule)
 
-KINDS = (DATES, HISTORICAL_DRM, RG_CHART, FP_CHART, ROSTER, RESULTS, ORDERS, SPEND, REPORT, LEDGER, SUMMARY)
+KINDS = (DATES, HISTORICAL_DRM, RG_CHART, REINFORCEMENTS, FP_CHART, ROSTER, RESULTS, ORDERS, SPEND, FORCES, REPORT, LEDGER, SUMMARY)
 
 DEFAULT_LISTS: dict[str, tuple[str, ...]] = {
     "me_class": ("I", "A", "R", "E", "G", "O", "F", "S"),

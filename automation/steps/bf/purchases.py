@@ -1,6 +1,8 @@
-"""2.1.1.4 Purchasing reinforcement groups from the RG chart: the CPP cost;
-the per-scenario limit, which the base force and scheduled reinforcements
-count against (2.1.1.4.1); the campaign total. Aircraft must be used the next
+"""2.1.1.4 Purchasing reinforcement groups from the RG chart: the CPP cost
+and the campaign total, which the base force and scheduled reinforcements
+(those still to arrive included) count against (2.1.1.4.1). The per-scenario
+number limits deployment, not buying: it is checked when a side chooses its
+forces (2.1.1.7, automation/steps/bf/forces.py). Aircraft must be used the next
 day and are lost otherwise, and never at night (2.1.1.4.2). OBA modules
 (2.1.1.4.3) are bought only in a day's first refit when the day has several
 scenarios, are usable all day, and leave at the day's end once used (an
@@ -78,6 +80,13 @@ def on_roster(state: BFState, inputs: BFInputs, side: str, rg: str) -> int:
     return count
 
 
+def scheduled_later(inputs: BFInputs, side: str, rg: str) -> int:
+    """Scheduled reinforcements of an RG still to arrive after this refit's date
+    (2.1.1.4.1: they count against the campaign total; purchases come on top)."""
+    later = {d.label for d in inputs.dates if d.index > inputs.date.index}
+    return sum(1 for a in inputs.schedule if a.side == side and a.rg == rg and a.date in later)
+
+
 def prereg_points(stand: Stand) -> int:
     return sum(int(m.group(1)) for m in PREREG.finditer(stand.notes))
 
@@ -116,15 +125,13 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
         rg = inputs.rg_chart[(side, rg_id)]
         order = first_order[rg_id]
         used = state.ledger.rg_used.get((side, rg_id), 0)
-        if rg.campaign_max is not None and used + n > rg.campaign_max:
+        due = scheduled_later(inputs, side, rg_id)
+        if rg.campaign_max is not None and used + due + n > rg.campaign_max:
+            later = f" and {due} scheduled to arrive later" if due else ""
             problems.append(order.at("Value").problem(
                 f"Purchase: {n} x {rg_id} exceeds the campaign total of {rg.campaign_max}: {used} already used "
-                f"(base force included, 2.1.1.4.1), so at most {max(0, rg.campaign_max - used)} more"))
-        present = on_roster(state, inputs, side, rg_id)
-        if rg.scenario_max is not None and present + n > rg.scenario_max:
-            problems.append(order.at("Value").problem(
-                f"Purchase: {n} x {rg_id} exceeds the per-scenario limit of {rg.scenario_max}: {present} already on the "
-                f"roster (base force included, 2.1.1.4.1), so at most {max(0, rg.scenario_max - present)} more"))
+                f"(base force included, 2.1.1.4.1){later}, "
+                f"so at most {max(0, rg.campaign_max - used - due)} more"))
     extra_seen: dict[str, int] = {}
     prereg_seen: dict[str, int] = {}
     for o in orders:
@@ -169,7 +176,7 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
     return problems, costs
 
 
-def _conditions(inputs: BFInputs, side: str, rg: RGEntry) -> set[str]:
+def air_conditions(inputs: BFInputs, side: str, rg: RGEntry) -> set[str]:
     """The Aircraft/Smoke table's nationality and date modifiers (aircraft only)."""
     if rg.kind != "Aircraft":
         return set()
@@ -184,7 +191,7 @@ def _conditions(inputs: BFInputs, side: str, rg: RGEntry) -> set[str]:
     return set()
 
 
-def _stands(rg: RGEntry, me_id: str, side: str) -> list[Stand]:
+def stands_of(rg: RGEntry, me_id: str, side: str) -> list[Stand]:
     out = []
     discipline = rg.discipline or ""
     if rg.kind in ("OBA", "Aircraft"):
@@ -217,7 +224,14 @@ def _expire(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entry]]:
     return state.with_(roster=roster), entries
 
 
-def _new_me_id(state: BFState, rg: RGEntry, used: int) -> str:
+def new_me(rg: RGEntry, me_id: str, side: str, stands: list[Stand]) -> ME:
+    """The ME an RG forms, its size without soft transport (house rules 26)."""
+    size = sum(1 for s in stands if counts_in_size(s))
+    return ME(me_id, side, rg.me_class or ("O" if rg.kind == "OBA" else "F" if rg.kind == "Aircraft" else "I"),
+              rg.me_type or rg.description, rg.id, breakpoint_base=size, full_strength=size, discipline=rg.discipline or "")
+
+
+def new_me_id(state: BFState, rg: RGEntry, used: int) -> str:
     me_id = f"{rg.id}-{used}"
     suffix = 0
     while me_id in state.roster.mes or any(s.me == me_id for s in state.roster.stands):
@@ -251,16 +265,17 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
                                         f"({used} of {rg.campaign_max if rg.campaign_max is not None else 'no limit'} in the campaign)",
                                         side, rg.id, visible=side))
                     continue
-                me_id = _new_me_id(state, rg, used)
-                stands = _stands(rg, me_id, side)
-                size = sum(1 for s in stands if counts_in_size(s))
-                me = ME(me_id, side, rg.me_class or ("O" if rg.kind == "OBA" else "F" if rg.kind == "Aircraft" else "I"),
-                        rg.me_type or rg.description, rg.id, breakpoint_base=size, full_strength=size,
-                        discipline=rg.discipline or "")
+                me_id = new_me_id(state, rg, used)
+                stands = stands_of(rg, me_id, side)
+                me = new_me(rg, me_id, side, stands)
                 state = state.with_(roster=state.roster.with_me(me).add_stands(stands), purchased=state.purchased + (me_id,))
                 limit = rg.campaign_max if rg.campaign_max is not None else "no limit"
+                present = on_roster(state, inputs, side, rg.id)
+                beyond = (f"; {present} on the roster, of which at most {rg.scenario_max} deploy in one scenario "
+                          "(2.1.1.7)" if rg.scenario_max is not None and present > rg.scenario_max else "")
                 entries.append(note(STEP, RULE, f"buys {rg.id} ({rg.description}) for {rg.cpp} CPP as {me_id}: "
-                                    f"{len(stands)} stand(s); {used} of {limit} in the campaign", side, me_id, visible=side))
+                                    f"{len(stands)} stand(s); {used} of {limit} in the campaign{beyond}", side, me_id,
+                                    visible=side))
                 if rg.kind not in ("Aircraft", "OBA"):
                     continue
                 queue = extras.get(rg.id, [])
@@ -268,7 +283,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
                 if n_extra:
                     state = state.book(side, "CPP", f"Additional CPP on {me_id}", -n_extra, ROLL_RULE)
                 column = "Aircraft" if rg.kind == "Aircraft" else "Smoke missions"
-                facts = Facts(frozenset(_conditions(inputs, side, rg)), {"additional_cpp": n_extra} if n_extra else {})
+                facts = Facts(frozenset(air_conditions(inputs, side, rg)), {"additional_cpp": n_extra} if n_extra else {})
                 result = dice.roll("bf.aircraft_smoke", ("aircraft-smoke", side, me_id), facts, column=column)
                 module = stands[0].with_(notes=result.result)
                 text = result.result + (f" (must be used on {inputs.date.day.isoformat()}'s scenarios, never at night)"

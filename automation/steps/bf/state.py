@@ -214,6 +214,26 @@ class RGEntry:
 
 
 @dataclass(frozen=True)
+class Arrival:
+    """One scheduled reinforcement (2.1.1.4.1): an RG that joins a side's
+    roster free of CPP on a date, as the ME named (or a generated ID)."""
+
+    date: str
+    side: str
+    rg: str
+    me: str | None = None
+    ref: Ref = field(default=Ref(), compare=False)
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One row of a side's Forces sheet (2.1.1.7): an ME it deploys."""
+
+    me: str
+    ref: Ref = field(default=Ref(), compare=False)
+
+
+@dataclass(frozen=True)
 class SideInfo:
     name: str
     nationality: str
@@ -241,6 +261,8 @@ class BFInputs:
     orders: Mapping[str, tuple[Order, ...] | None]  # per side; None: not given (yet)
     spend: Mapping[str, tuple[Order, ...] | None]
     sheet_names: Mapping[str, str] = field(default_factory=dict)  # kind -> sheet name, for messages
+    schedule: tuple[Arrival, ...] = ()  # scheduled reinforcements of the whole campaign (2.1.1.4.1)
+    forces: Mapping[str, tuple[Deployment, ...] | None] = field(default_factory=dict)  # per side, for the previous scenario
 
     def side(self, name: str) -> SideInfo:
         for s in self.sides:

@@ -38,7 +38,7 @@ def test_every_bad_order_is_named_by_its_cell_all_together():
     campaign = front().rg_used("German", "A1", 2).spend(
         "German",
         purchase("O9"),                        # row 2: unknown RG
-        purchase("A1", 1),                     # row 3: campaign and per-scenario limits, and more CPP than German has
+        purchase("A1", 1),                     # row 3: the campaign total, and more CPP than German has
         repair("G-Pz-3", 1),                   # row 4: ineligible, its wreck is in enemy lines
         combine("7/114 PzG", "9/114 PzG"),     # row 5: unknown ME
         combine("II/11 Pz", "4/114 PzG"),      # row 6: ineligible combination
@@ -49,8 +49,6 @@ def test_every_bad_order_is_named_by_its_cell_all_together():
         "Spend Dec 24 German!A3: German's orders spend 12 CPP but German has 10; this is the first order that does "
         "not fit (1 x A1 at 12 CPP: 12)",
         "Spend Dec 24 German!C3: Purchase: 1 x A1 exceeds the campaign total of 2: 2 already used "
-        "(base force included, 2.1.1.4.1), so at most 0 more",
-        "Spend Dec 24 German!C3: Purchase: 1 x A1 exceeds the per-scenario limit of 1: 1 already on the roster "
         "(base force included, 2.1.1.4.1), so at most 0 more",
         "Spend Dec 24 German!B4: Repair: G-Pz-3 is not inside its own lines",
         "Spend Dec 24 German!B5: Combine: '7/114 PzG' is not an ME of German on the roster (2.1.1.3.2)",

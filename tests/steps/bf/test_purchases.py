@@ -47,10 +47,17 @@ def test_an_me_costs_its_cpp_and_joins_the_roster_with_the_charts_stands():
     assert result.state.ledger.rg_used[("German", "I1")] == 2
 
 
-def test_the_per_scenario_limit_counts_the_base_force():
-    assert problems(rostov().spend("German", purchase("I1", 2))) == [
-        "Spend Dec 24 German!C2: Purchase: 2 x I1 exceeds the per-scenario limit of 2: 1 already on the roster "
-        "(base force included, 2.1.1.4.1), so at most 1 more"]
+def test_2_1_1_7_the_scenario_maximum_limits_deployment_not_buying():
+    # I1: 2 per scenario, 3 in the campaign; the base force holds one: two more may be bought
+    campaign = rostov().cpp("German", 16).spend("German", purchase("I1", 2))
+    assert problems(campaign) == []
+    inputs, state = campaign.prepared()
+    result = run(purchases, inputs, state)
+    assert {m for m, me in result.state.roster.mes.items() if me.rg == "I1"} == {"4/114 PzG", "I1-2", "I1-3"}
+    assert result.state.ledger.rg_used[("German", "I1")] == 3 and result.state.ledger.cpp["German"] == 0
+    assert texts(result, "I1-3") == [
+        "buys I1 (I1 group) for 8 CPP as I1-3: 9 stand(s); 3 of 3 in the campaign; 3 on the roster, of which at most 2 "
+        "deploy in one scenario (2.1.1.7)"]
 
 
 def test_the_campaign_total_counts_the_base_force_and_earlier_purchases():
@@ -184,10 +191,9 @@ def test_rostov_o3_example_one_used_on_dec_23_leaves_one_for_dec_24():
     inputs, state = two_o3_bought_dec_23(used=1).prepared()
     result = run(purchases, inputs, state)
     assert [s.id for s in result.state.roster.stands if s.kind == "OBA module"] == ["O3-2 OBA"]
-    assert problems(two_o3_bought_dec_23(used=1).spend("German", purchase("O3", 2))) == [
-        "Spend Dec 24 German!C2: Purchase: 2 x O3 exceeds the per-scenario limit of 2: 1 already on the roster "
-        "(base force included, 2.1.1.4.1), so at most 1 more"]
     assert problems(two_o3_bought_dec_23(used=1).spend("German", purchase("O3", 1))) == []
+    # a third module may be bought too (4 in the game); the scenario maximum of 2 limits its use (2.1.1.7)
+    assert problems(two_o3_bought_dec_23(used=1).spend("German", purchase("O3", 2))) == []
 
 
 def test_rostov_o3_example_two_used_each_day_leaves_none_for_the_rest_of_the_campaign():
