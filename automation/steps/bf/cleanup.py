@@ -138,6 +138,18 @@ def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     return StepResult(state.with_(roster=roster), tuple(entries))
 
 
+def _pockets_gone(state: BFState) -> tuple[BFState, list[Entry]]:
+    """A wreck lies inside its side's pocket only while the side still has a
+    stand in play isolated or cut off (2.1.1.3.1 item 3); once none is left,
+    the wreck is no longer protected."""
+    trapped = {s.side for s in state.roster.stands if s.available and isolated(s)}
+    changed = [s.with_(situation=Situation.NORMAL) for s in state.roster.stands
+               if s.status is Status.WRECK and isolated(s) and s.side not in trapped]
+    entries = [note(STEP, "2.1.1.3.1", f"wreck no longer inside a pocket: no {s.side} stand is isolated or cut off",
+                    s.side, s.id) for s in changed]
+    return state.with_(roster=state.roster.replace_stands(changed)), entries
+
+
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     if inputs.previous is None or not state.ledger.played:
         return StepResult(state, (note(STEP, "2.1.2", "no previous scenario to clean up"),))
@@ -148,4 +160,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     state, applied = _apply_results(state, inputs)
     entries += applied
     escaped = _escapes(state, inputs, dice)
-    return StepResult(escaped.state, tuple(entries) + escaped.entries, escaped.waiting)
+    if escaped.waiting is not None:
+        return StepResult(escaped.state, tuple(entries) + escaped.entries, escaped.waiting)
+    final, freed = _pockets_gone(escaped.state)
+    return StepResult(final, tuple(entries) + escaped.entries + tuple(freed))

@@ -66,8 +66,8 @@ def expiring(state: BFState, inputs: BFInputs) -> dict[str, str]:
 
 def on_roster(state: BFState, inputs: BFInputs, side: str, rg: str) -> int:
     """MEs of an RG that stay on the side's roster through this refit (for the
-    per-scenario limit): expiring modules and MEs absorbed by a Combine order
-    no longer count."""
+    note on the per-scenario maximum): expiring modules and MEs absorbed by a
+    Combine order no longer count."""
     gone = set(expiring(state, inputs))
     absorbed = {str(o.value or "").strip() for o in (inputs.spend.get(side) or ()) if o.kind == "Combine"}
     count = 0

@@ -114,3 +114,21 @@ def test_results_applied_knocked_out_leave_wrecks_stay_and_panicked_return():
     assert (tank.status, tank.wreck_lines, tank.in_minefield) == (Status.WRECK, "Own lines", True)
     assert (after.roster.mes["II/11 Pz"].losses_today, after.roster.mes["4/114 PzG"].losses_today) == (1, 1)
     assert texts(result, "G-Pz-2") == ["PzKpfw IVG knocked out: wreck in own lines, in a minefield"]
+
+
+def test_2_1_1_3_1_item_3_a_wreck_stays_in_its_pocket_while_the_pocket_holds_and_is_exposed_once_it_is_gone():
+    campaign = (Campaign()
+                .me("1/87 TB", "Russian", "A", "Tank company", afv("R-T1", "T-34/76"), afv("R-T2", "T-34/76"),
+                    discipline="Trained")
+                .result("R-T1", "Knocked out", situation="Cut off", ends_in="Enemy lines")
+                .result("R-T2", situation="Cut off", ends_in="Enemy lines"))
+    inputs, state = campaign.orders("Russian", posture("Defend")).build()
+    held = run(cleanup, inputs, state)
+    wreck = held.state.roster.stand("R-T1")
+    assert (wreck.status, wreck.situation) == (Status.WRECK, Situation.CUT_OFF)
+    assert "T-34/76 knocked out: wreck in enemy lines, inside a cut off pocket" in texts(held, "R-T1")
+    inputs, state = campaign.orders("Russian", posture("Defend"), escape("R-T2")).build()
+    gone = run(cleanup, inputs, state, ScriptedDice(at("escape/Russian/R-T2", 9)))
+    assert gone.state.roster.stand("R-T2").situation is Situation.NORMAL
+    assert gone.state.roster.stand("R-T1").situation is Situation.NORMAL
+    assert texts(gone, "R-T1")[-1] == "wreck no longer inside a pocket: no Russian stand is isolated or cut off"
