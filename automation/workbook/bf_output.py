@@ -8,6 +8,7 @@ from typing import Any
 from automation.campaign.model import ALL, Entry, RefitRun
 from automation.render import percent
 from automation.steps.bf import posture
+from automation.steps.bf.forces import deployable
 from automation.steps.bf.state import BFInputs, BFState, Roster, Status
 from automation.workbook import bf_sheets as K
 from automation.workbook.package import LineChartSpec, ListValidation, NewSheet
@@ -81,8 +82,6 @@ def forces_form(roster: Roster, date: str, side: str) -> NewSheet:
     only the side's own MEs, OBA modules and aircraft flights with something to
     deploy (as a dropdown where Excel's 255-character list allows; the next
     refit checks every row either way), one row for each."""
-    from automation.steps.bf.forces import deployable
-
     mes = tuple(sorted(m for m, me in roster.mes.items() if me.side == side and deployable(roster, me)))
     fits = bool(mes) and len(",".join(mes)) <= 255 and not any("," in m or '"' in m for m in mes)
     rows = max(len(mes), 1)
