@@ -48,7 +48,7 @@ def bf_starting_sheets(system: RuleSystem) -> list[SheetContent]:
         SheetContent(bf_sheets.DATES, bf_sheets.DATES.title),
         SheetContent(bf_sheets.HISTORICAL_DRM, bf_sheets.HISTORICAL_DRM.title),
         SheetContent(bf_sheets.RG_CHART, bf_sheets.RG_CHART.title),
-        SheetContent(bf_sheets.REINFORCEMENTS, bf_sheets.REINFORCEMENTS.title),
         SheetContent(bf_sheets.FP_CHART, bf_sheets.FP_CHART.title),
         SheetContent(bf_sheets.ROSTER, bf_sheets.ROSTER.name_for(date=START)),
+        SheetContent(bf_sheets.REINFORCEMENTS, bf_sheets.REINFORCEMENTS.title),
     ]
