@@ -6,24 +6,42 @@ from __future__ import annotations
 from pathlib import Path
 
 from automation.errors import CellProblem, UsageError, WorkbookFileError
-from automation.keys import BASE_SETTING, CONTRIBUTION_SETTING, contribution_commitment, read_key_file
+from automation.keys import BASE_SETTING, CONTRIBUTION_SETTING, KeyError_, contribution_commitment, read_key_file
+
+
+def _commitment(book) -> str:
+    from automation.audit import workbook_system
+
+    settings, _ = workbook_system(book)
+    return str(settings.get("Key commitment") or "").strip()
 
 
 def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, ...] = ()):
     from automation.audit import verify_book
+    from automation.audit.replay import stderr_progress
+    from automation.keys import key_path_for
     from automation.pbem import guard
     from automation.workbook.package import list_batches
 
+    if key_file is None and key_path_for(Path(path)).is_file():
+        key_file = key_path_for(Path(path))  # BOOK.key beside the workbook, as refit finds it
     if contributions and key_file is None:
         raise UsageError("--contribution needs --key FILE: the key file keeps the base the contributions were mixed into")
     book = guard.open_book(path)
     key_data = read_key_file(key_file) if key_file else None
+    if key_data is not None:
+        commitment = _commitment(book)
+        if commitment and key_data.key.commitment != commitment:
+            raise KeyError_(f"{key_file}: this key does not match the workbook's commitment (Campaign!B4 holds "
+                            f"{commitment[:16]}..., the key gives {key_data.key.commitment[:16]}...); it belongs to "
+                            "another campaign")
     batch_problems = []
     try:
         batches = list_batches(path)
     except WorkbookFileError as exc:
         batches, batch_problems = [], [CellProblem("(workbook)", "A1", f"the record of added sheets is damaged: {exc}")]
-    result = verify_book(book, key_data.key if key_data else None, batches)
+    result = verify_book(book, key_data.key if key_data else None, batches, stderr_progress())
+    result.key_file = key_file
     result.problems += batch_problems
     if contributions and key_data is not None:
         result.problems += check_contributions(book, key_data, contributions)

@@ -58,7 +58,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         lines = [f"{path}: verification failed: {len(result.problems)} problem(s)"]
         lines += [f"  {p}" for p in result.problems]
         raise VerificationError("\n".join(lines))
-    print(result.summary(path, args.key is not None))
+    print(result.summary(path, result.key_file is not None))
     return 0
 
 
@@ -92,7 +92,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.set_defaults(func=cmd_import)
     p = sub.add_parser("verify", help="check the reports' tamper-evident chain (and, with --key, every roll)")
     p.add_argument("book")
-    p.add_argument("--key", help="the campaign key file: also check the seals and re-derive every roll")
+    p.add_argument("--key", help="the campaign key file (default: BOOK.key beside the workbook, when there): also "
+                        "check the seals, re-derive every roll and run every refit again")
     p.add_argument("--contribution", action="append", metavar="TEXT",
                    help="a player's entropy text given to `musterroll new` (repeatable, in order): check the key was "
                         "made from them (needs --key)")

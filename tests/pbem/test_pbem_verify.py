@@ -57,8 +57,15 @@ def test_a_clean_campaign_verifies_with_a_summary_of_dates_and_rolls(capsys, cam
 
 
 def test_without_the_key_only_the_chain_is_checked(capsys, campaign):
-    code, out, _ = verify(capsys, campaign("complete"))
+    book = campaign("complete")
+    key_of(book).rename(book.parent / "kept-elsewhere.key")
+    code, out, _ = verify(capsys, book)
     assert code == 0 and "seals and rolls not checked: give the campaign key with --key FILE" in out
+
+
+def test_verify_finds_the_key_beside_the_workbook_as_refit_does(capsys, campaign):
+    code, out, _ = verify(capsys, campaign("complete"))
+    assert code == 0 and "4 seal(s) match the campaign key" in out and "4 refit(s) run again" in out
 
 
 def test_saving_the_workbook_without_changing_values_keeps_it_verifiable(capsys, campaign):
@@ -164,7 +171,9 @@ def test_a_changed_roll_with_a_recomputed_chain_is_caught_by_the_key(capsys, cam
     assert [ws.cell(r, c).value for c in (6, 7, 10, 16)] == ["d10: 5", 5, 8, "No effect"]
     # 9 + 3 (1 CPP expended) = 12: repaired (2.1.1.2)
     cheat(book, "Refit Dec 24 2", r, {6: "d10: 9", 7: 9, 10: 12, 11: "Repaired", 16: "Repaired"})
+    key_of(book).rename(book.parent / "kept-elsewhere.key")
     unkeyed = verify(capsys, book)
+    key_of(book).parent.joinpath("kept-elsewhere.key").rename(key_of(book))
     code, _, err = verify(capsys, book, "--key", key_of(book))
     assert unkeyed[0] == 0  # consistent: only the key can tell
     assert code == 1 and f"Refit Dec 24 2!F{r}: shows 'd10: 9' but the key gives 'd10: 5' for Dec 24/repair/German/G-Pz-2" in err
@@ -191,7 +200,7 @@ def test_the_key_of_another_campaign_fails_verification(capsys, campaign, tmp_pa
     other = tmp_path / "other.key"
     other.write_text(CampaignKey.from_text("not this campaign").to_hex() + "\n")
     code, _, err = verify(capsys, campaign("complete"), "--key", other)
-    assert code == 1 and "Campaign!B4: the key given does not match the workbook's key commitment" in err
+    assert code == 2 and "this key does not match the workbook's commitment" in err and len(err.splitlines()) == 1
 
 
 def test_a_campaign_with_no_report_yet_has_nothing_to_verify(capsys, tmp_path):

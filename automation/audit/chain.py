@@ -1,0 +1,258 @@
+"""Tamper evidence for campaign workbooks: the chain over the refit reports.
+
+Sealing (called by :func:`automation.service.refit` after planning and before
+appending): every report the refit writes ends with "Tamper evidence" rows,
+visible to the umpire only (they never go into a player's export):
+
+* ``previous report: NAME`` -- the digest of the report before it (for the
+  first report: a digest of the campaign key's commitment), so the reports form
+  a chain in workbook order;
+* ``sheet: NAME`` with ``rows: NAME`` and ``columns: NAME`` -- the digest of each
+  dated sheet the report seals (the sheets written with it, such as the roster
+  and ledger, and every dated sheet added since the last report that it did
+  not seal: orders, spending, results, the first roster), with a short tag per
+  row and per column so that an edited value can be found by its row and
+  column;
+* ``rows: NAME`` and ``columns: NAME`` of the report itself;
+* ``input: NAME``, ``input tags: NAME`` and ``input row: NAME!N`` -- every
+  input sheet that is not dated (settings, dates, charts, tables, modifiers),
+  as the refit read it (first report of a refit only; see
+  :mod:`automation.audit.inputs`);
+* ``this report: NAME`` -- the digest of everything above it (values only, so
+  formatting may change freely);
+* ``seal: NAME`` -- an HMAC of that digest with the campaign key: only whoever
+  holds the key could have written it.
+
+The stage report that completes a date (the one written with the roster and
+ledger) also gets a "Dice statistics" section before its tamper evidence: the
+totals of the last such section carried on with the rolls since
+(:class:`automation.pbem.stats.Tally`). Sealing reads only the last few
+reports, so it costs the same on the hundredth date as on the first.
+
+:mod:`automation.audit.verify` walks the chain; :mod:`automation.audit.replay`
+runs every refit again with the key.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from automation.audit import inputs as recorded
+from automation.engine.dice import CampaignKey
+from automation.keys import key_path_for, read_key
+from automation.pbem.reports import (
+    AUDIT_RULE, CHAIN_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis, is_report,
+    kind_of, roll_rows, row_tags, sheet_digest, sheet_kinds, title_pattern,
+)
+
+if TYPE_CHECKING:
+    from automation.pbem.stats import Tally
+
+START = "(campaign start)"
+SEAL_PREFIX = b"musterroll/seal/v1\x00"
+TAGS_PER_CELL = recorded.TAGS_PER_CELL
+
+
+def seal_of(key: CampaignKey, digest: str) -> str:
+    return hmac.new(key.secret, SEAL_PREFIX + digest.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def workbook_system(book: Any) -> tuple[dict[str, Any], Any]:
+    """The campaign's settings and its rule system as the workbook's tables hold it."""
+    from automation.service import campaign_settings, system_of
+    from automation.workbook.tables_io import system_from_workbook
+
+    settings = campaign_settings(book)
+    return settings, system_from_workbook(book, system_of(book, settings))
+
+
+def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
+    """A dated sheet of the contract other than a report (orders, results, roster,
+    ledger...): its name fits a dated kind's pattern and, when ``header`` is
+    given, the header holds that kind's columns (an umpire's own sheet that only
+    happens to have such a name is left alone). Two systems may share a title
+    (Battlefront's and A Bridge Too Far's "Orders <date> <side>"): any kind
+    whose name and columns fit will do."""
+    present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
+    for kind in sheet_kinds():
+        if not kind.dated or kind.tab == "report" or not title_pattern(kind).match(name):
+            continue
+        if present is None or all(c.name in present for c in kind.columns):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ the chain rows
+
+@dataclass(frozen=True)
+class Link:
+    """One tamper-evidence row: ``kind: target`` -> value, at a sheet row."""
+
+    row: int  # 1-based
+    kind: str
+    target: str
+    value: str
+
+
+def chain_links(rows: list[list[Any]]) -> tuple[int, list[Link]]:
+    h = Header.of(rows[0])
+    start = chain_start(h, rows)
+    links = []
+    for i, row in enumerate(rows[start:], start=start):
+        subject = str(h.get(row, "Subject") or "")
+        kind, _, target = subject.partition(": ")
+        links.append(Link(i + 1, kind, target, str(h.get(row, "Result") or "")))
+    return start, links
+
+
+def _row(header: list[Any], kind: str, target: str, value: str) -> list[Any]:
+    h = Header.of(header)
+    out: list[Any] = [None] * len(header)
+    for column, v in (("Step", CHAIN_STEP), ("Rule", AUDIT_RULE), ("Subject", f"{kind}: {target}"),
+                      ("Result", value), ("Visible to", UMPIRE)):
+        if column in h.positions:
+            out[h.positions[column]] = v
+    return out
+
+
+def _tag_rows(header: list[Any], name: str, rows: list[list[str]]) -> list[list[Any]]:
+    out = []
+    for kind, tags in (("rows", row_tags(name, rows)), ("columns", column_tags(name, rows))):
+        for i in range(0, max(len(tags), 1), TAGS_PER_CELL):
+            out.append(_row(header, kind, name, " ".join(tags[i:i + TAGS_PER_CELL])))
+    return out
+
+
+def _sheet_rows(header: list[Any], name: str, rows: list[list[str]]) -> list[list[Any]]:
+    return [_row(header, "sheet", name, sheet_digest(name, rows))] + _tag_rows(header, name, rows)
+
+
+# ------------------------------------------------------------------ sealing
+
+@dataclass
+class History:
+    """What sealing needs from the reports already in the workbook, read from
+    the last few only: the last report's name and digest (the new report's
+    link), the sheets not sealed yet, and the running dice statistics."""
+
+    prev_name: str
+    prev_digest: str
+    pending: list[str]
+    tally: Tally
+    inputs: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _reports_backwards(book: Any, names: list[str]) -> Iterator[tuple[int, str, list[list[Any]]]]:
+    """The workbook's reports, last first (a sheet is parsed only when reached)."""
+    for i in range(len(names) - 1, -1, -1):
+        if not is_report(names[i]):
+            continue
+        rows = book.raw(names[i])
+        if rows and is_report(names[i], rows[0]):
+            yield i, names[i], rows
+
+
+def _intact(name: str, rows: list[list[Any]], links: list[Link]) -> bool:
+    """The report still has the content its own 'this report' digest was made of."""
+    this = next((ln for ln in links if ln.kind == "this report"), None)
+    return this is not None and this.value == chain_digest(name, canonical(rows[:this.row - 1]))
+
+
+def history(book: Any, commitment: str, system: Any, with_stats: bool = True) -> History:
+    """Read back from the end of the workbook: the last report gives the chain's
+    link (its own 'this report' row; its digest is recomputed only when that row
+    is missing) and, with its 'sheet' rows, what it sealed: the dated sheets
+    after it that it did not seal are pending. The dice statistics are carried
+    from the last intact report that has a statistics section, with the rolls of
+    the reports after it added. In a campaign sealed as it went, that is one
+    report or two (the date's stage 1 and the date before's stage 2) whatever
+    the campaign's length; the whole history is read
+    only when no report carries statistics yet (the first date). Without
+    ``with_stats`` only the last report is read."""
+    from automation.pbem.stats import Tally
+
+    names = list(book.sheet_names)
+    prev_name, prev_digest, after, sealed = START, genesis(commitment), 0, set()
+    later: list[list[Any]] = []
+    tally: Tally | None = None
+    for i, name, rows in _reports_backwards(book, names):
+        _, links = chain_links(rows)
+        if not after:  # the last report
+            this = next((ln.value for ln in links if ln.kind == "this report"), None)
+            prev_name, prev_digest = name, this or chain_digest(name, canonical(rows))
+            after, sealed = i + 1, {ln.target for ln in links if ln.kind == "sheet"}
+            if not with_stats:
+                break
+        found = Tally.carried(rows, system)
+        if found is not None and _intact(name, rows, links):
+            tally = found
+            break
+        later.append(roll_rows(name, rows))
+    tally = tally or Tally()
+    for rolls in reversed(later):
+        tally.add(rolls, system)
+    inputs: dict[str, list[str]] = {}
+    for _, _, rows in _reports_backwards(book, names):  # the last record of the inputs: one report or two back
+        inputs = recorded.recorded_tags(chain_links(rows)[1])
+        if inputs:
+            break
+    pending = [n for n in names[after:] if n not in sealed and is_dated_input(n)
+               and is_dated_input(n, (book.raw(n)[:1] or [[]])[0])]
+    return History(prev_name, prev_digest, pending, tally, inputs)
+
+
+def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: CampaignKey | None = None) -> list[Any]:
+    """``sheets`` (NewSheets a refit is about to append) with the tamper-evidence
+    rows added to each report, and the dice statistics to the report written
+    with the date's roster and ledger. Its cost does not grow with the
+    campaign's length (see :func:`history`)."""
+    from automation.pbem import stats
+
+    settings, system = workbook_system(book)
+    commitment = str(settings.get("Key commitment") or "")
+    if key is None:
+        key = read_key(key_path_for(Path(str(book.path)), key_file), commitment)
+    reports = [i for i, s in enumerate(sheets) if is_report(s.name, s.rows[0])]
+    if not reports:
+        return list(sheets)
+    owner = {i: max([j for j in reports if j < i] or [reports[0]]) for i in range(len(sheets)) if i not in reports}
+    past = history(book, commitment, system, with_stats=bool(owner))
+    prev_name, prev_digest = past.prev_name, past.prev_digest
+    inputs = recorded.record_rows(book, past.inputs)
+    out = list(sheets)
+    for j in reports:
+        sheet = sheets[j]
+        header = list(sheet.rows[0])
+        content = [list(r) for r in sheet.rows]
+        past.tally.add(roll_rows(sheet.name, content), system)
+        companions = [sheets[i] for i, o in owner.items() if o == j]
+        if companions:
+            content += stats.report_rows(past.tally.stats(), header)
+        block = [_row(header, "previous report", prev_name, prev_digest)]
+        for name in past.pending if j == reports[0] else []:
+            block += _sheet_rows(header, name, canonical(book.raw(name)))
+        for other in companions:
+            block += _sheet_rows(header, other.name, canonical(other.rows))
+        block += _tag_rows(header, sheet.name, canonical(content))
+        block += [_row(header, *r) for r in (inputs if j == reports[0] else [])]
+        full = content + block
+        this = chain_digest(sheet.name, canonical(full))
+        full += [_row(header, "this report", sheet.name, this), _row(header, "seal", sheet.name, seal_of(key, this))]
+        out[j] = dataclasses.replace(sheet, rows=full)
+        prev_name, prev_digest = sheet.name, this
+    return out
+
+
+def is_refit_output(name: str, header: list[Any]) -> bool:
+    """A roster or ledger sheet as a refit writes it (not the umpire's initial roster)."""
+    from automation.workbook.campaign_sheets import START
+
+    kind = kind_of(name)
+    if kind is None or kind.tab not in ("roster", "ledger") or name == kind.name_for(date=START):
+        return False
+    return is_dated_input(name, header)

@@ -1,0 +1,239 @@
+"""``musterroll verify``: the chain walked report by report.
+
+Without the key: every link, digest and tag of the chain, the sheets each
+report sealed, the input sheets as each refit read them (every change made in
+the open is listed; an edit after the last refit is named). With the key:
+also every seal, every roll re-derived from its label, every dice statistics
+total recounted, and every refit run again (:mod:`automation.audit.replay`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from automation.audit.chain import START, Link, chain_links, is_dated_input, is_refit_output, seal_of, workbook_system
+from automation.audit.inputs import Change, Inputs
+from automation.audit.rolls import check_rolls
+from automation.engine.dice import CampaignKey
+from automation.errors import CellProblem
+from automation.pbem.reports import (
+    STATS_STEP, Header, canonical, chain_digest, column_tags, genesis, is_report, kind_of, name_parts, roll_rows,
+    row_tags, sheet_digest,
+)
+
+CHANGES_SHOWN = 40
+RULE_SHEETS = ("Tables", "Modifiers")
+
+@dataclass
+class Verified:
+    reports: list[str] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)
+    sealed_sheets: int = 0
+    rolls_checked: int = 0
+    seals_checked: int = 0
+    stats_checked: int = 0
+    stats_unchecked: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[CellProblem] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    refits_replayed: int = 0
+    sheets_replayed: int = 0
+    physical: list[str] = field(default_factory=list)
+    key_file: Path | None = None
+
+    def summary(self, path: Path, with_key: bool) -> str:
+        if not self.reports:
+            return "\n".join([f"{path}: no refit reports yet; nothing to verify"] + [f"  {n}" for n in self.notes])
+        lines = [f"{path}: the chain of {len(self.reports)} report(s) is intact "
+                 f"(dates: {', '.join(self.dates)}; {self.sealed_sheets} sealed sheet(s))"]
+        if with_key:
+            lines.append(f"  {self.seals_checked} seal(s) match the campaign key; {self.rolls_checked} roll(s) "
+                         "re-derived from the key: dice, natural, DRM, final and result all match")
+            lines.append(f"  {self.refits_replayed} refit(s) run again from what they read: all "
+                         f"{self.sheets_replayed} sheet(s) they wrote are, cell for cell, what the rules give")
+            if self.stats_checked:
+                lines.append(f"  {self.stats_checked} dice statistics section(s) match a recount of every roll "
+                             "of the campaign")
+        else:
+            lines.append("  seals and rolls not checked: give the campaign key with --key FILE to check them")
+        for name in self.stats_unchecked:
+            lines.append(f"  {name}: dice statistics not recounted against today's tables (Tables or Modifiers "
+                         "changed since; the refit run again checks them as they were)")
+        if self.changes:
+            lines.append(f"  {len(self.changes)} change(s) of the rules or settings made in the open, each sealed at the "
+                         "refit it took effect at:")
+            lines += [f"    {c}" for c in self.changes[:CHANGES_SHOWN]]
+            if len(self.changes) > CHANGES_SHOWN:
+                lines.append(f"    ... and {len(self.changes) - CHANGES_SHOWN} more")
+        if self.physical:
+            lines.append(f"  {len(self.physical)} roll(s) of physical dice entered by hand: not derivable from the key")
+            lines += [f"    {p}" for p in self.physical[:CHANGES_SHOWN]]
+        lines += [f"  {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _describe(v: str) -> str:
+    return f"{v!r}" if v else "an empty cell"
+
+
+def _locate(name: str, now: list[list[str]], rec_rows: list[str], rec_cols: list[str], sealer: str) -> list[CellProblem]:
+    from automation.workbook.reader import cell_ref
+
+    if not rec_rows or not rec_cols:
+        return []
+    rows, cols = row_tags(name, now), column_tags(name, now)
+    if len(rows) != len(rec_rows):
+        first = next((i for i in range(min(len(rows), len(rec_rows))) if rows[i] != rec_rows[i]), min(len(rows), len(rec_rows)))
+        return [CellProblem(name, f"A{first + 1}", f"rows were added or removed after {sealer} sealed this sheet "
+                                                  f"({len(rec_rows)} rows then, {len(rows)} now; the first change is at row {first + 1})")]
+    bad_rows = [i for i in range(len(rows)) if rows[i] != rec_rows[i]]
+    bad_cols = [j for j in range(max(len(cols), len(rec_cols))) if j >= len(cols) or j >= len(rec_cols) or cols[j] != rec_cols[j]]
+    out = []
+    for i in bad_rows:
+        for j in bad_cols:
+            value = now[i][j] if j < len(now[i]) else ""
+            out.append(CellProblem(name, cell_ref(j, i + 1), f"edited after {sealer} sealed it (now {_describe(value)})"))
+    return out[:50]
+
+
+def _tags(links: list[Link], kind: str, target: str) -> list[str]:
+    return " ".join(ln.value for ln in links if ln.kind == kind and ln.target == target).split()
+
+
+def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | None = None,
+                progress: Callable[[int, int, str], None] | None = None) -> Verified:
+    """Check the chain of ``book``'s reports (and, with ``key``, seals, rolls,
+    every carried dice statistics total, against a recount of all the rolls up
+    to its report, and every refit run again)."""
+    from automation.pbem.stats import Tally, check_section
+    from automation.workbook.reader import cell_ref
+
+    settings, system = workbook_system(book)
+    commitment = str(settings.get("Key commitment") or "")
+    out = Verified()
+    p = out.problems
+    if key is not None and key.commitment != commitment.strip():
+        p.append(CellProblem("Campaign", "B4", "the key given does not match the workbook's key commitment"))
+        return out
+    names = list(book.sheet_names)
+    prev_name, prev_digest = START, genesis(commitment)
+    sealed_by: dict[str, str] = {}
+    rules_now = {n: canonical(book.raw(n)) for n in RULE_SHEETS if book.has(n)}
+    recount, same_rules = Tally(), True
+    inputs, inputs_at = Inputs(), {}
+    for name in names:
+        if not is_report(name):
+            continue
+        rows = book.raw(name)
+        if not rows or not is_report(name, rows[0]):
+            continue
+        out.reports.append(name)
+        date = name_parts(kind_of(name), name).get("date", name)  # type: ignore[arg-type]
+        if date not in out.dates:
+            out.dates.append(date)
+        h = Header.of(rows[0])
+        start, links = chain_links(rows)
+        content = canonical(rows[:start])
+        if key is not None:
+            recount.add(roll_rows(name, rows), system)
+        if not links:
+            p.append(CellProblem(name, f"A{len(rows) + 1}", "has no tamper-evidence rows: they were removed, or the "
+                                                            "report was not written by musterroll refit"))
+            prev_name, prev_digest = name, chain_digest(name, canonical(rows))
+            continue
+        where = lambda ln: h.cell("Result", ln.row)  # noqa: E731
+        first = links[0]
+        if first.kind != "previous report":
+            p.append(CellProblem(name, where(first), "the tamper evidence does not begin with the previous report's digest"))
+        elif first.target != prev_name:
+            if first.target != START and first.target not in names:
+                why = f"follows {first.target!r}, which is no longer in the workbook (removed)"
+            else:
+                why = f"follows {first.target!r} but the workbook has {prev_name!r} before it (sheets removed or reordered)"
+            p.append(CellProblem(name, where(first), why))
+        elif first.value != prev_digest:
+            p.append(CellProblem(name, where(first), f"{prev_name} no longer matches the digest recorded here: it was edited"))
+        located = _locate(name, content, _tags(links, "rows", name), _tags(links, "columns", name), name)
+        p += located
+        for ln in links:
+            if ln.kind != "sheet":
+                continue
+            out.sealed_sheets += 1
+            sealed_by[ln.target] = name
+            if ln.target not in names:
+                p.append(CellProblem(name, where(ln), f"{ln.target!r} was sealed here but is no longer in the workbook (removed)"))
+                continue
+            now = canonical(book.raw(ln.target))
+            if sheet_digest(ln.target, now) != ln.value:
+                found = _locate(ln.target, now, _tags(links, "rows", ln.target), _tags(links, "columns", ln.target), name)
+                p += found or [CellProblem(ln.target, "A1", f"changed after {name} sealed it")]
+        p += inputs.apply(name, links, where)
+        inputs_at[name] = inputs.snapshot()
+        this = next((ln for ln in links if ln.kind == "this report"), None)
+        full_until = this.row - 1 if this else len(rows)
+        digest = chain_digest(name, canonical(rows[:full_until]))
+        if this is None:
+            p.append(CellProblem(name, cell_ref(0, len(rows) + 1), "the 'this report' digest row is missing"))
+        elif this.value != digest and not located:
+            p.append(CellProblem(name, where(this), "the report's digest does not match its content: a tamper-evidence "
+                                                    "row was edited"))
+        seal_link = next((ln for ln in links if ln.kind == "seal"), None)
+        if key is not None and this is not None:
+            out.seals_checked += 1
+            if seal_link is None or seal_link.value != seal_of(key, this.value):
+                p.append(CellProblem(name, where(seal_link) if seal_link else where(this),
+                                     "the seal does not match the campaign key: these tamper-evidence rows were not "
+                                     "written by the refit (someone without the key recomputed them)"))
+        if key is not None:
+            results = all(n in inputs.state and canonical(inputs.state[n]) == rows_now
+                          for n, rows_now in rules_now.items())
+            p += check_rolls(name, rows, key, system, results)
+            same_rules = same_rules and results
+            if any(h.get(row, "Step") == STATS_STEP for row in rows[1:start]):
+                if same_rules:
+                    out.stats_checked += 1
+                    p += check_section(name, rows, recount.stats())
+                else:
+                    out.stats_unchecked.append(name)
+            out.rolls_checked += len(roll_rows(name, rows))
+        # the next report links to the digest recorded here: a change found above is not reported again there
+        prev_name, prev_digest = name, this.value if this is not None else digest
+    headers = {n: (book.raw(n)[:1] or [[]])[0] for n in names if is_dated_input(n) and n not in sealed_by}
+    p += _missing_and_unsealed(names, out.reports, sealed_by, batches or [], headers)
+    p += inputs.edited_since(book)
+    out.changes = inputs.changes
+    if key is not None and not p:
+        from automation.audit.replay import replay, unreplayed_reports
+
+        p += unreplayed_reports(book, batches or [])
+        if not p:
+            done = replay(book, key, batches or [], inputs_at, progress)
+            out.refits_replayed, out.sheets_replayed = done.refits, done.sheets
+            p += done.problems
+    return out
+
+
+def _missing_and_unsealed(names: list[str], reports: list[str], sealed_by: dict[str, str], batches: list[Any],
+                          headers: dict[str, list[Any]]) -> list[CellProblem]:
+    problems = []
+    for batch in batches:
+        for sheet in batch.sheets:
+            if sheet not in names and (is_report(sheet) or is_dated_input(sheet)):
+                problems.append(CellProblem(sheet, "A1", f"was added by {batch.name!r} but is no longer in the workbook: "
+                                                          "removed by hand (musterroll undo removes a whole refit)"))
+    if reports:
+        last = names.index(reports[-1])
+        for i, name in enumerate(names):
+            if name in sealed_by or not is_dated_input(name, headers.get(name, [])):
+                continue
+            if i < last:
+                problems.append(CellProblem(name, "A1", "lies among the reports but no report seals it: it was added "
+                                                        "afterwards, or the report that sealed it was removed (a new "
+                                                        "sheet belongs after the last report: moved there, the next "
+                                                        "refit seals it)"))
+            elif is_refit_output(name, headers.get(name, [])):
+                problems.append(CellProblem(name, "A1", "was written by a refit, but no report seals it: the report "
+                                                        "written with it was removed"))
+    return problems
