@@ -239,7 +239,8 @@ def escape_infantry(state: ABtFState, inputs: ABtFInputs, dice, name: str, units
     deploy = free_deployment(units)
     if deploy:
         entries.append(note(STEP, RULE, deploy, side, name))
-    r = dice.roll("abtf.escape", ("9.6054", side, name), infantry_situation(state, inputs, units, e.hexes or 0), "Infantry")
+    stack = min(u.id for u in units)  # the label names the stack by a unit's ID, never by the typed name
+    r = dice.roll("abtf.escape", ("9.6054", side, stack), infantry_situation(state, inputs, units, e.hexes or 0), "Infantry")
     entries.append(rolled(STEP, RULE, side, name if len(units) == 1 else f"{name}: {', '.join(u.id for u in units)}", r))
     effect = r.effect
     if effect.get("outcome") == "eliminated":
@@ -248,7 +249,7 @@ def escape_infantry(state: ABtFState, inputs: ABtFInputs, dice, name: str, units
                                     equipment="eliminated")
             entries += more
         return state
-    label = ("9.6054", side, name)
+    label = ("9.6054", side, stack)
     if effect.get("heat_of_battle"):
         state = heat_of_battle(state, inputs, pick(dice, label + ("heat of battle",), units, entries, side, "Heat of Battle"), entries)
     if effect.get("replaced") or effect.get("casualty_reduced"):

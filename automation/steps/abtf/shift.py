@@ -128,7 +128,8 @@ def casualties(state: ABtFState, inputs: ABtFInputs, dice, side: str, name: str,
         if now is None:
             continue
         column = "Vehicle" if now.is_vehicle else "Personnel"
-        r = dice.roll("abtf.shift_casualty", ("9.613", side, name, "casualty", u.id), column=column)
+        group = min(x.id for x in units)  # the label names the group by a unit's ID, never by the typed name
+        r = dice.roll("abtf.shift_casualty", ("9.613", side, group, "casualty", u.id), column=column)
         entries.append(rolled(STEP, RULE, side, u.id, r, visible=side))
         if not r.effect.get("casualty_reduced") and r.effect.get("outcome") != "eliminated":
             continue
@@ -180,7 +181,8 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
             if deploy:
                 entries.append(note(STEP, RULE, deploy, side, name, visible=side))
             conditions = {"previous_cg_date_idle"} if side == BRITISH and inputs.mode is Mode.IDLE else set()
-            r = dice.roll("abtf.shift", ("9.613", side, name), Situation(frozenset(conditions), {"hexes": hexes}), side)
+            group = min(u.id for u in units)  # the label names the group by a unit's ID, never by the typed name
+            r = dice.roll("abtf.shift", ("9.613", side, group), Situation(frozenset(conditions), {"hexes": hexes}), side)
             entries.append(rolled(STEP, RULE, side, f"{name}: {', '.join(u.id for u in units)}", r,
                                   f"{r.result} ({origin} to {to})", visible=side))
             effect = r.effect

@@ -115,7 +115,8 @@ def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
                 conditions.add("fully_tracked_afv")
             if is_russian(nationality):
                 conditions.add("russian")
-            result = dice.roll("bf.escape", ("escape", side, key), Facts(frozenset(conditions)), column=column)
+            group = min(s.id for s in stands)  # a group is named in the label by a stand's ID, never by the typed name
+            result = dice.roll("bf.escape", ("escape", side, group), Facts(frozenset(conditions)), column=column)
             outcome = result.effect.get("outcome")
             names = ", ".join(s.id for s in stands)
             entries.append(rolled(STEP, "2.1.2.4.3", side, names, result))

@@ -112,12 +112,12 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     state = _placed(state, inputs)
     for side in inputs.side_names:
         orders = inputs.spend.get(side) or ()
-        for o in removal_orders(state, orders):
+        for n, o in enumerate(removal_orders(state, orders), start=1):
             conditions, _ = _conditions(o.detail)
             if engineers(state, side):
                 conditions.add("three_engineer_squads")
             fort = on_roster(state, o)
-            result = dice.roll("bf.fortification_removal", ("removal", side, fort.id if fort else str(o.subject)),
+            result = dice.roll("bf.fortification_removal", ("removal", side, fort.id if fort else f"order-{n}"),
                                Facts(frozenset(conditions)))
             state = state.book(side, "FPP", f"Removal attempt: {o.subject}", -cost, REMOVAL_RULE)
             text = f"{result.result} ({cost} FPP)"

@@ -28,9 +28,9 @@ def test_every_infantry_drm_applies_to_a_predesignated_stack():
     lmg = unit("B-LMG", cls="SW", strength=None, area="E", location="E3", holder="B-1", pp=2)
     start = escaping(squad, hs, leader, mmg, lmg)
     given = with_orders(inputs(), "British", order("British", "Escape stack", "K", units=["B-1", "B-2", "B-L"]))
-    dice = ScriptedDice((1, 2), by_label={"9.6054/British/K/random selection/1/B-1": (5,),
-                                          "9.6054/British/K/random selection/1/B-2": (3,),
-                                          "9.6054/British/K/random selection/1/B-L": (4,)})
+    dice = ScriptedDice((1, 2), by_label={"9.6054/British/B-1/random selection/1/B-1": (5,),
+                                          "9.6054/British/B-1/random selection/1/B-2": (3,),
+                                          "9.6054/British/B-1/random selection/1/B-L": (4,)})
     result = escape.run(start, given, dice)
     dr = rolls(result)[0]
     assert mods(dr) == {"night_cg_date": -1, "leader_drm": -1, "hexes": 2, "extra_hs": 2, "excess_pp": 2, "impaired": 2,
@@ -48,10 +48,10 @@ def test_random_selection_rolls_again_between_tied_units():
     a = unit("B-1", area="E", location="E3", counterpart="3-4-8")
     b = unit("B-2", area="E", location="E3", counterpart="3-4-8")
     given = with_orders(inputs(), "British", order("British", "Escape stack", "S", units=["B-1", "B-2"]))
-    dice = ScriptedDice((3, 3), by_label={"9.6054/British/S/random selection/1/B-1": (6,),
-                                         "9.6054/British/S/random selection/1/B-2": (6,),
-                                         "9.6054/British/S/random selection/2/B-1": (2,),
-                                         "9.6054/British/S/random selection/2/B-2": (3,)})
+    dice = ScriptedDice((3, 3), by_label={"9.6054/British/B-1/random selection/1/B-1": (6,),
+                                         "9.6054/British/B-1/random selection/1/B-2": (6,),
+                                         "9.6054/British/B-1/random selection/2/B-1": (2,),
+                                         "9.6054/British/B-1/random selection/2/B-2": (3,)})
     result = escape.run(escaping(a, b), given, dice)
     assert rolls(result)[0].roll.final == 10  # 6, night -1, hexes +2, three HS-equivalents beyond one +3
     after = result.state
@@ -72,8 +72,8 @@ def test_an_original_2_escapes_with_heat_of_battle_for_one_unit_chosen_at_random
     a = unit("B-1", area="E", location="E3")
     b = unit("B-2", area="E", location="E3", quality="Elite")
     given = with_orders(inputs(), "British", order("British", "Escape stack", "S", units=["B-1", "B-2"]))
-    script = {"9.6054/British/S/heat of battle/random selection/1/B-1": (1,),
-              "9.6054/British/S/heat of battle/random selection/1/B-2": (6,)}
+    script = {"9.6054/British/B-1/heat of battle/random selection/1/B-1": (1,),
+              "9.6054/British/B-1/heat of battle/random selection/1/B-2": (6,)}
     waiting = escape.run(escaping(a, b), given, ScriptedDice((1, 1), by_label=script))
     assert waiting.waiting is not None and "Heat of Battle (A15) result for B-2" in waiting.waiting.what
     given = given.__class__(**{**given.__dict__, "umpire": (line("Heat of Battle", "B-2", "Battle Hardening"),)})

@@ -38,7 +38,7 @@ def test_an_eleven_shifts_the_group_then_each_unit_rolls_for_casualties():
     lmg = unit("G-LMG", side="German", cls="SW", strength=None, area="E", holder="G-2", pp=2)
     given = with_orders(inputs(orders={"British": (), "German": ()}, umpire=[line("Crew survival", "G-V", "Survives")]),
                         "German", order("German", "Shift", "KG", "F", units=["G-1", "G-V", "G-2"], path="U3"))
-    script = {"9.613/German/KG/casualty/G-1": (4,), "9.613/German/KG/casualty/G-V": (6,), "9.613/German/KG/casualty/G-2": (5,)}
+    script = {"9.613/German/G-1/casualty/G-1": (4,), "9.613/German/G-1/casualty/G-V": (6,), "9.613/German/G-1/casualty/G-2": (5,)}
     result = shift.run(state(squad, tank, hs, lmg, areas=AREAS), given, ScriptedDice((5, 5), by_label=script))
     assert rolls(result)[0].roll.final == 11 and rolls(result)[0].roll.result == "Successful Shift, Casualty Reduction"
     after = result.state

@@ -83,7 +83,7 @@ def test_an_unarmored_vehicle_loses_one_and_an_abandoned_soft_vehicle_leaves():
 
 def test_a_t_class_group_makes_one_roll_and_survivors_rejoin_their_me():
     inputs, state = pocket().orders("Russian", posture("Attack"), escape("R-2", "pocket A"), escape("R-3", "pocket A")).build()
-    result = run(cleanup, inputs, state, ScriptedDice(at("escape/Russian/group pocket A", 1)))
+    result = run(cleanup, inputs, state, ScriptedDice(at("escape/Russian/R-2", 1)))
     (roll,) = rolls(result)
     assert (roll.final, roll.result) == (2, "Escape")  # infantry escape on 2-3
     for stand_id in ("R-2", "R-3"):

@@ -20,7 +20,7 @@ def germans(engineer_squads: int = 3) -> Campaign:
 def test_a_removal_attempt_costs_1_fpp_and_takes_every_modifier():
     inputs, state = germans().spend("German", removal("Wire north of the kolkhoz", "near MLR"),
                                     removal("Roadblock on the Aksai road", "roadblock on MLR")).prepared()
-    dice = ScriptedDice(at("removal/German/Wire north of the kolkhoz", 7), at("removal/German/Roadblock on the Aksai road", 6))
+    dice = ScriptedDice(at("removal/German/order-1", 7), at("removal/German/order-2", 6))
     result = run(fpp, inputs, state, dice)
     wire, roadblock = rolls(result)
     assert modifiers(wire) == {"near_mlr": -2, "engineers": 1} and (wire.final, wire.result) == (6, "Eliminated")
