@@ -147,9 +147,9 @@ class History:
     inputs: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _reports_backwards(book: Any, names: list[str]) -> Iterator[tuple[int, str, list[list[Any]]]]:
-    """The workbook's reports, last first (a sheet is parsed only when reached)."""
-    for i in range(len(names) - 1, -1, -1):
+def _reports_backwards(book: Any, names: list[str], before: int | None = None) -> Iterator[tuple[int, str, list[list[Any]]]]:
+    """The workbook's reports (those before index ``before``), last first (a sheet is parsed only when reached)."""
+    for i in range((len(names) if before is None else before) - 1, -1, -1):
         if not is_report(names[i]):
             continue
         rows = book.raw(names[i])
@@ -180,8 +180,12 @@ def history(book: Any, commitment: str, system: Any, with_stats: bool = True) ->
     prev_name, prev_digest, after, sealed = START, genesis(commitment), 0, set()
     later: list[list[Any]] = []
     tally: Tally | None = None
+    inputs: dict[str, list[str]] = {}
+    earliest = len(names)
     for i, name, rows in _reports_backwards(book, names):
         _, links = chain_links(rows)
+        earliest = i
+        inputs = inputs or recorded.recorded_tags(links)
         if not after:  # the last report
             this = next((ln.value for ln in links if ln.kind == "this report"), None)
             prev_name, prev_digest = name, this or chain_digest(name, canonical(rows))
@@ -196,11 +200,11 @@ def history(book: Any, commitment: str, system: Any, with_stats: bool = True) ->
     tally = tally or Tally()
     for rolls in reversed(later):
         tally.add(rolls, system)
-    inputs: dict[str, list[str]] = {}
-    for _, _, rows in _reports_backwards(book, names):  # the last record of the inputs: one report or two back
-        inputs = recorded.recorded_tags(chain_links(rows)[1])
-        if inputs:
-            break
+    if not inputs:  # the last record of the inputs, further back than the reports read above
+        for _, _, rows in _reports_backwards(book, names, earliest):
+            inputs = recorded.recorded_tags(chain_links(rows)[1])
+            if inputs:
+                break
     pending = [n for n in names[after:] if n not in sealed and is_dated_input(n)
                and is_dated_input(n, (book.raw(n)[:1] or [[]])[0])]
     return History(prev_name, prev_digest, pending, tally, inputs)

@@ -204,12 +204,12 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     p += _missing_and_unsealed(names, out.reports, sealed_by, batches or [], headers)
     p += inputs.edited_since(book)
     out.changes = inputs.changes
-    if key is not None and not p:
+    if key is not None and batches is not None and not p:  # with the record of batches: every refit run again
         from automation.audit.replay import replay, unreplayed_reports
 
-        p += unreplayed_reports(book, batches or [])
+        p += unreplayed_reports(book, batches)
         if not p:
-            done = replay(book, key, batches or [], inputs_at, progress)
+            done = replay(book, key, batches, inputs_at, progress)
             out.refits_replayed, out.sheets_replayed = done.refits, done.sheets
             p += done.problems
     return out
