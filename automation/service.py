@@ -92,11 +92,12 @@ def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path 
 def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
     """:func:`plan_refit`, with the report sheets sealed into the tamper-evident
     chain (automation.audit): what `musterroll refit` and the ribbon append."""
-    from automation.audit import seal
+    from automation.audit import Reads, seal
 
-    outcome, sheets = plan_refit(book, key, key_file)
+    reads = Reads(book)  # what the refit reads is what its report seals
+    outcome, sheets = plan_refit(reads, key, key_file)
     if sheets:
-        sheets = seal(book, sheets, key_file=key_file)
+        sheets = seal(book, sheets, key_file=key_file, read=reads.names)
     return outcome, sheets
 
 

@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 from automation.audit.chain import (
-    History, Link, chain_links, history, is_dated_input, is_refit_output, seal, seal_of, workbook_system,
+    History, Link, Reads, chain_links, history, is_dated_input, is_refit_output, seal, seal_of, workbook_system,
 )
 from automation.audit.verify import Verified, verify_book
 
-__all__ = ["History", "Link", "Verified", "chain_links", "history", "is_dated_input", "is_refit_output", "seal",
+__all__ = ["History", "Link", "Reads", "Verified", "chain_links", "history", "is_dated_input", "is_refit_output", "seal",
            "seal_of", "verify_book", "workbook_system"]

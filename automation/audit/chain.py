@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,6 +85,37 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
         if present is None or all(c.name in present for c in kind.columns):
             return True
     return False
+
+
+class Reads:
+    """A reader that notes every sheet read through it: what a refit read is
+    what its report seals."""
+
+    def __init__(self, book: Any) -> None:
+        self._book = book
+        self.names: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._book, name)
+
+    def _note(self, name: str) -> None:
+        if name not in self.names:
+            self.names.append(name)
+
+    def has(self, name: str) -> bool:
+        return self._book.has(name)
+
+    def raw(self, name: str) -> list[list[Any]]:
+        self._note(name)
+        return self._book.raw(name)
+
+    def read(self, kind: Any, name: str | None = None, lists: Any = None) -> list[Any]:
+        self._note(name or kind.title)
+        return self._book.read(kind, name, lists)
+
+    def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
+        self._note(name)
+        return self._book.read_lists(name)
 
 
 # ------------------------------------------------------------------ the chain rows
@@ -210,11 +241,14 @@ def history(book: Any, commitment: str, system: Any, with_stats: bool = True) ->
     return History(prev_name, prev_digest, pending, tally, inputs)
 
 
-def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: CampaignKey | None = None) -> list[Any]:
+def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: CampaignKey | None = None,
+         read: Sequence[str] | None = None) -> list[Any]:
     """``sheets`` (NewSheets a refit is about to append) with the tamper-evidence
     rows added to each report, and the dice statistics to the report written
     with the date's roster and ledger. Its cost does not grow with the
-    campaign's length (see :func:`history`)."""
+    campaign's length (see :func:`history`). ``read``: the sheets the refit
+    read (:class:`Reads`); the input sheets among them are recorded (all
+    input sheets when not given)."""
     from automation.pbem import stats
 
     settings, system = workbook_system(book)
@@ -227,7 +261,7 @@ def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: Campai
     owner = {i: max([j for j in reports if j < i] or [reports[0]]) for i in range(len(sheets)) if i not in reports}
     past = history(book, commitment, system, with_stats=bool(owner))
     prev_name, prev_digest = past.prev_name, past.prev_digest
-    inputs = recorded.record_rows(book, past.inputs)
+    inputs = recorded.record_rows(book, past.inputs, read)
     out = list(sheets)
     for j in reports:
         sheet = sheets[j]

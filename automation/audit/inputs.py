@@ -82,12 +82,15 @@ def decode_row(text: str) -> list[Any] | None:
     return [_value(v) for v in cells]
 
 
-def record_rows(book: Any, last: dict[str, list[str]]) -> list[tuple[str, str, str]]:
-    """(kind, target, value) rows recording every input sheet of ``book``;
+def record_rows(book: Any, last: dict[str, list[str]], read: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
+    """(kind, target, value) rows recording every input sheet of ``book`` (of
+    those in ``read``, when given);
     rows whose tag is in ``last`` (the previous record's tags) at the same
     place are not repeated."""
     out: list[tuple[str, str, str]] = []
     for name in input_sheets(book.sheet_names):
+        if read is not None and name not in read:
+            continue
         raw = book.raw(name)
         rows = canonical(raw)
         tags = row_tags(name, rows)

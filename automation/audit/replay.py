@@ -122,7 +122,7 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     """Run each refit batch of ``book`` again (``inputs_at``: report -> the
     input sheets as its record holds them) and compare what it wrote; stop at
     the first refit that differs."""
-    from automation.audit.chain import seal
+    from automation.audit.chain import Reads, seal
     from automation.service import plan_refit
 
     refits = refit_batches(book, batches)
@@ -136,8 +136,9 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
         report = next(s for s in batch.sheets if is_report(s) and s in names)
         view = Before(book, names[:first], inputs_at.get(report, {}))
         try:
-            _, sheets = plan_refit(view, key)
-            sheets = seal(view, sheets, key=key) if sheets else sheets
+            reads = Reads(view)
+            _, sheets = plan_refit(reads, key)
+            sheets = seal(view, sheets, key=key, read=reads.names) if sheets else sheets
         except MusterrollError as exc:
             return Replayed(n - 1, sheets_checked, (CellProblem(report, "A1", f"{batch.name!r} cannot be run again "
                                                                              f"from what it read: {exc}"),))
