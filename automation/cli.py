@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from automation import commands
 
     commands.register(sub)
+    from automation.report import cli as report_cli
+
+    report_cli.register(sub)
     return parser
 
 

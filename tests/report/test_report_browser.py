@@ -1,0 +1,50 @@
+"""The reports opened in real headless Chromium: they render without a console
+error or a blocked request, every section and chart is there, the roll filter
+works, and screenshots (desktop and phone) are kept in the test's folder."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.report.helpers import browse, console_errors, parse, record_table, report
+
+SECTIONS = ("story", "strength", "economy", "losses", "rolls", "dice", "audit")
+
+
+@pytest.mark.parametrize("system, side", [("rostov", None), ("rostov", "German"), ("bridge", None),
+                                          ("bridge", "British")])
+def test_the_report_renders_in_chromium_with_every_section_and_chart(request, capsys, tmp_path, system, side):
+    book = request.getfixturevalue(system)
+    page = report(capsys, book, tmp_path / "report.html", *(("--side", side) if side else ()), "--quiet")
+    dom, log = browse(page, tmp_path, screenshot=tmp_path / "desktop.png")
+    assert console_errors(log) == []
+    found = parse(dom)
+    assert all(s in found.ids for s in SECTIONS)
+    rolls = record_table(found.tables["roll-table"])
+    assert re.search(rf">{len(rolls)} of {len(rolls)} roll\(s\) shown<", dom)  # the page's script ran
+    fits = [i for i in found.ids if i.startswith("fit-")]
+    faces = [i for i in found.ids if i.startswith("faces-")]
+    # strength, economy, losses (+ by kind / RGs / CVP), one per table fit and one per die
+    assert found.svgs >= 3 + len(fits) + len(faces) and fits and faces
+    assert "strength-table" in found.tables and "economy-table" in found.tables and "losses-table" in found.tables
+    browse(page, tmp_path, width=390, height=2400, screenshot=tmp_path / "phone.png")
+    print(f"screenshots: {tmp_path / 'desktop.png'} {tmp_path / 'phone.png'}")
+
+
+def test_the_roll_filter_keeps_only_the_rolls_of_the_unit_and_date_asked_for(capsys, rostov, tmp_path):
+    page = report(capsys, rostov, tmp_path / "report.html", "--quiet")
+    dom, log = browse(page, tmp_path, fragment="#rolls?unit=G-Pz-2&date=Dec%2024")
+    assert console_errors(log) == []
+    total = len(record_table(parse(dom).tables["roll-table"]))
+    rows = re.findall(r"<tr( style=\"display: none;\")?>\s*<td>(Dec \d+)</td>\s*<td>[^<]*</td>\s*<td>([^<]*)</td>", dom)
+    assert len(rows) == total > 20
+    assert [(date, subject) for hidden, date, subject in rows if not hidden] == [("Dec 24", "G-Pz-2")]
+    assert f">1 of {total} roll(s) shown<" in dom
+
+
+def test_the_console_check_catches_a_script_error(tmp_path):
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><html><body><p>x</p><script>undefinedFunction();</script></body></html>")
+    _, log = browse(page, tmp_path)
+    assert console_errors(log)
