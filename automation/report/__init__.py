@@ -35,15 +35,16 @@ def build_report(book: Path, out: Path, side: str | None = None, key_file: Path 
     from automation.report.gather import audit_status, gather
     from automation.report.page import render
     from automation.report.progress import Progress
-    from automation.report.source import open_side, open_umpire, temporary_folder
+    from automation.report.source import open_master, open_side, open_umpire, temporary_folder
 
     book, out = Path(book), Path(out)
     check_out(book, out)
+    master = open_master(book)
     with temporary_folder() as tmp:
-        source = open_umpire(book) if side is None else open_side(book, side, key_file, Path(tmp))
+        source = open_umpire(master) if side is None else open_side(master, side, key_file, Path(tmp))
     key_hex = revealed_key(book, key_file) if reveal_key else None
     progress = Progress.for_campaign(len(source.reports()), quiet)
-    data = gather(source, progress, audit_status(book, source.viewer, source.commitment, key_hex))
+    data = gather(source, progress, audit_status(master, source.viewer, source.commitment, key_hex))
     html = render(data, dice_statistics(data, physical=False), dice_statistics(data, physical=True), progress)
     write(out, html)
     progress.close()

@@ -34,6 +34,8 @@ details.date > summary { cursor: pointer; font-weight: 600; }
 .where { color: var(--muted); font-size: 0.8em; }
 code { background: var(--band); padding: 1px 4px; border-radius: 3px; word-break: break-all; }
 .fit { margin-bottom: 18px; }
+.pair { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
+.pair svg.chart { flex: 0 1 420px; }
 @media (max-width: 640px) {
   body { font-size: 14px; }
   th, td { padding: 2px 4px; }

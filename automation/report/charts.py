@@ -14,6 +14,7 @@ from matplotlib import rc_context
 STYLE = {"svg.fonttype": "none", "svg.hashsalt": "musterroll", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3}
 MAX_TICKS = 12
+MANY_DATES = 30  # from this many dates, bars become lines
 XML_HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 
@@ -70,10 +71,13 @@ def economy(frame: pd.DataFrame, title: str) -> str:
             for c, side in enumerate(sides):
                 ax = axes[r][c]
                 cols = frame[side][account] if (side, account) in {k[:2] for k in frame.columns} else pd.DataFrame()
-                if "earned" in cols:
-                    ax.bar([i - 0.2 for i in x], cols["earned"].fillna(0).to_numpy(), width=0.4, label="earned")
-                if "spent" in cols:
-                    ax.bar([i + 0.2 for i in x], cols["spent"].fillna(0).to_numpy(), width=0.4, label="spent")
+                for item, shift in (("earned", -0.2), ("spent", 0.2)):
+                    if item in cols:
+                        values = cols[item].fillna(0).to_numpy()
+                        if len(dates) > MANY_DATES:  # a hundred bar pairs read (and draw) worse than lines
+                            ax.plot(x, values, linewidth=1, label=item)
+                        else:
+                            ax.bar([i + shift for i in x], values, width=0.4, label=item)
                 for item in ("saved", "lost unspent"):
                     if item in cols:
                         ax.plot(x, cols[item].to_numpy(dtype=float), color="black", marker="o", markersize=3, label=item)
@@ -94,8 +98,11 @@ def bars_by_side(frame: pd.DataFrame, title: str, ylabel: str) -> str:
         ax = fig.subplots()
         for n, col in enumerate(cols):
             label = col[0] if isinstance(col, tuple) else col
-            ax.bar([i - 0.4 + width * (n + 0.5) for i in range(len(dates))], frame[col].fillna(0).to_numpy(),
-                   width=width, label=str(label))
+            values = frame[col].fillna(0).to_numpy()
+            if len(dates) > MANY_DATES:
+                ax.plot(range(len(dates)), values, linewidth=1, label=str(label))
+            else:
+                ax.bar([i - 0.4 + width * (n + 0.5) for i in range(len(dates))], values, width=width, label=str(label))
         ax.set_ylabel(ylabel)
         _dates_axis(ax, dates)
         ax.legend(fontsize=7)

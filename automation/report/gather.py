@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from automation.errors import UsageError
 from automation.report import abtf, bf
@@ -40,13 +41,15 @@ def gather(source: Source, progress: Progress, audit: Audit | None = None) -> Ca
     return data
 
 
-def audit_status(master: Path, viewer: str | None, commitment: str, key_hex: str | None) -> Audit:
-    """The chain checked on the master (a side learns only whether it holds)."""
+def audit_status(master: Any, viewer: str | None, commitment: str, key_hex: str | None) -> Audit:
+    """The chain checked on the opened master, as ``musterroll verify`` checks
+    it without the key (a side learns only whether it holds)."""
+    from automation.audit import verify_book
     from automation.errors import MusterrollError
-    from automation.pbem.checks import verify
+    from automation.workbook.package import list_batches
 
     try:
-        result = verify(Path(master))
+        result = verify_book(master, None, list_batches(Path(master.path)))
     except MusterrollError as exc:
         return Audit(False, f"the chain cannot be checked: {exc}" if viewer is None else
                      "the chain cannot be checked: ask the umpire", commitment, key_hex, VERIFY_COMMAND)

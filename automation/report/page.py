@@ -26,6 +26,16 @@ def table_html(frame: pd.DataFrame, table_id: str | None = None, index: bool = T
     return f'<div class="scroll">{html}</div>'
 
 
+def long_table_html(frame: pd.DataFrame, table_id: str) -> str:
+    """A plain table of many rows (every roll), written row by row: the same
+    markup as :func:`table_html` without the index, many times faster."""
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row) + "</tr>\n"
+                   for row in frame.itertuples(index=False, name=None))
+    return (f'<div class="scroll"><table class="dataframe" id="{table_id}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>\n{body}</tbody></table></div>')
+
+
 def section(key: str, title: str, body: str) -> str:
     return f'<section id="{key}"><h2>{escape(title)}</h2>{body}</section>'
 
@@ -138,7 +148,7 @@ def rolls(data: CampaignData) -> str:
                '</form><p id="roll-count" class="meta"></p>')
     note = ("<p>Each roll with its dice, its modifiers, the final number, the result and the odds of that result; "
             "<em>Report sheet</em> is the workbook sheet the roll is written on.</p>")
-    return note + filters + table_html(frame, "roll-table", index=False)
+    return note + filters + long_table_html(frame, "roll-table")
 
 
 # ------------------------------------------------------------------ dice statistics
@@ -175,7 +185,8 @@ def _dice_block(data: CampaignData, stats: DiceStats, progress: Progress, prefix
             chart = charts.observed_expected(list(t.frame["Result"]), list(t.frame["Observed"]),
                                              list(t.frame["Expected"]), f"{side}: {t.table_id} ({t.column})")
             out.append(f'<div class="fit"><h4>{escape(title)}</h4><p class="reading">{escape(t.fit.reading)}</p>'
-                       f'{chart}{table_html(shown, slug(prefix + "fit", side, t.table_id, t.column), index=False)}</div>')
+                       f'<div class="pair">{chart}'
+                       f'{table_html(shown, slug(prefix + "fit", side, t.table_id, t.column), index=False)}</div></div>')
             progress.step()
         for f in (f for f in stats.faces if f.side == side):
             shown = f.frame.copy()
@@ -183,8 +194,8 @@ def _dice_block(data: CampaignData, stats: DiceStats, progress: Progress, prefix
             chart = charts.observed_expected(list(f.frame["Face"]), list(f.frame["Observed"]), list(f.frame["Expected"]),
                                              f"{side}: faces of the d{f.die}")
             out.append(f'<div class="fit"><h4>Faces of the d{f.die} ({int(f.frame["Observed"].sum())} dice)</h4>'
-                       f'<p class="reading">{escape(f.fit.reading)}</p>{chart}'
-                       f'{table_html(shown, slug(prefix + "faces", side, f"d{f.die}"), index=False)}</div>')
+                       f'<p class="reading">{escape(f.fit.reading)}</p><div class="pair">{chart}'
+                       f'{table_html(shown, slug(prefix + "faces", side, f"d{f.die}"), index=False)}</div></div>')
             progress.step()
     return "".join(out) or none("No roll yet.")
 

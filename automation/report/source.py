@@ -46,6 +46,8 @@ class Source:
         self.commitment = str(settings.get("Key commitment") or "")
         self.sides = self._sides()
         self.dated = self._dated()
+        self._reports: list[DatedSheet] | None = None
+        self._reports_rows: dict[str, list[list[Any]]] = {}
         self.name = Path(book.path).name
 
     # ---------------------------------------------------------------- sheets
@@ -67,19 +69,23 @@ class Source:
         return out
 
     def rows(self, name: str) -> list[list[Any]]:
-        return self.book.raw(name)
+        """A sheet's cells; reports are kept, as every part of the report reads them."""
+        kept = self._reports_rows.get(name)
+        return kept if kept is not None else self.book.raw(name)
 
     def of_kind(self, kind_id: str) -> list[DatedSheet]:
         return [s for s in self.dated if s.kind_id == kind_id]
 
     def reports(self) -> list[DatedSheet]:
-        out = []
-        for s in self.dated:
-            if is_report_kind(kind_of(s.name)):
-                rows = self.rows(s.name)
-                if rows and is_report(s.name, rows[0]):
-                    out.append(s)
-        return out
+        if self._reports is None:
+            self._reports = []
+            for s in self.dated:
+                if is_report_kind(kind_of(s.name)):
+                    rows = self.book.raw(s.name)
+                    if rows and is_report(s.name, rows[0]):
+                        self._reports.append(s)
+                        self._reports_rows[s.name] = rows
+        return self._reports
 
     def date_order(self, sheet: str, column: str) -> list[str]:
         """The campaign's dates in order, from its dates sheet."""
@@ -142,27 +148,33 @@ def cell(sheet: str, col: int, row: int) -> str:
 
 # ------------------------------------------------------------------ opening
 
-def open_umpire(book_path: Path) -> Source:
+def open_master(book_path: Path) -> Any:
+    """The umpire's own workbook, read as a refit reads it (the package checks
+    of :class:`Workbook`; players' files go through the stricter guard)."""
+    from automation.workbook.reader import Workbook
+
+    return Workbook(Path(book_path))
+
+
+def open_umpire(master: Any) -> Source:
     from automation.audit import workbook_system
-    from automation.pbem import guard
 
-    book = guard.open_book(Path(book_path))
-    settings, system = workbook_system(book)
-    return Source(book, None, dict(settings), system)
+    settings, system = workbook_system(master)
+    return Source(master, None, dict(settings), system)
 
 
-def open_side(book_path: Path, side: str, key_file: Path | None, folder: Path) -> Source:
+def open_side(master: Any, side: str, key_file: Path | None, folder: Path) -> Source:
     """``side``'s export of the master, written into ``folder`` and opened.
     The rule system's tables (odds, not secrets) come from the master."""
     from automation.audit import workbook_system
-    from automation.pbem import guard
     from automation.pbem.export import export
+    from automation.workbook.reader import Workbook
 
-    master = guard.open_book(Path(book_path))
+    book_path = Path(master.path)
     _, system = workbook_system(master)
     out = Path(folder) / "side-export.xlsx"
-    export(Path(book_path), side, out, None, key_file)
-    book = guard.open_book(out)
+    export(book_path, side, out, None, key_file)
+    book = Workbook(out)
     info = {}
     if book.has(EXPORT_INFO):
         rows = book.raw(EXPORT_INFO)
