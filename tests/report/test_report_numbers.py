@@ -173,7 +173,12 @@ def test_abtf_story_has_block_control_initiative_and_cvp_and_strength_counts_uni
         if h.get(row, "Kind") == "Block" and h.get(row, "Controlled by"):
             assert f"Block {h.get(row, 'Area')}: Controlled by the {h.get(row, 'Controlled by')}" in bridge_page
     assert "Initiative Chits revealed: British Idle, German Attack: German Assault" in bridge_page
-    assert "CG Scenario End: final CVP 7" in bridge_page
+    umpire = book.raw(last_sheet(book, "Umpire"))
+    hu = Header.of(umpire[0])
+    finals = {hu.get(r, "Subject"): hu.get(r, "Value") for r in umpire[1:] if hu.get(r, "Entry") == "Final CVP"}
+    assert finals
+    for side, value in finals.items():
+        assert f"CG Scenario End: final CVP {int(value)}" in bridge_page
     units = book.raw(last_sheet(book, "Units"))
     hu = Header.of(units[0])
     squads = sum(1 for r in units[1:] if hu.get(r, "Side") == "British" and hu.get(r, "Class") == "Squad")
