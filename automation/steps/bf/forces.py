@@ -1,8 +1,9 @@
 """2.1.1.7 Choose forces: for a scenario each side picks MEs, OBA modules and
 aircraft from its roster, and the RG chart's scenario maximum limits how many
 MEs of one RG take part; groups of that RG already on the map in isolated or
-cut-off positions count against it (2.1.1.3, 2.1.1.4.1). Air support is never
-used at night (2.1.1.4.2).
+cut-off positions count against it (2.1.1.3, 2.1.1.4.1). For OBA the limit is
+per day (2.1.1.4.3's O3 example): modules used in an earlier scenario of the
+day count. Air support is never used at night (2.1.1.4.2).
 
 A side names its choice on "Forces <date> <side>", one ME per row, after the
 refit of that date has written the roster. The next refit checks the sheet
@@ -31,6 +32,11 @@ def forces_sheet(inputs: BFInputs, side: str) -> str:
 def on_the_map(roster: Roster, me_id: str) -> bool:
     """Is a group of the ME still on the map in an isolated or cut-off position?"""
     return any(s.available and isolated(s) for s in roster.of_me(me_id))
+
+
+def used_today(roster: Roster, me_id: str) -> bool:
+    """Was an OBA module of the ME used in an earlier scenario of the day?"""
+    return any(s.kind == "OBA module" and s.status is Status.USED for s in roster.of_me(me_id))
 
 
 def deployable(roster: Roster, me: ME) -> bool:
@@ -75,12 +81,16 @@ def _side_problems(state: BFState, inputs: BFInputs, side: str, rows: tuple[Depl
             continue
         trapped = sorted(m for m, me in roster.mes.items()
                          if me.side == side and me.rg == rg_id and m not in seen and on_the_map(roster, m))
+        if entry.kind == "OBA":  # OBA: the limit is per day (2.1.1.4.3), so modules used earlier today count
+            trapped = sorted(m for m, me in roster.mes.items() if me.side == side and me.rg == rg_id
+                             and m not in seen and used_today(roster, m))
         total = len(named) + len(trapped)
         if total > entry.scenario_max:
-            where = f"; isolated on the map: {', '.join(trapped)}" if trapped else ""
+            what = "used earlier today" if entry.kind == "OBA" else "isolated on the map"
+            where = f"; {what}: {', '.join(trapped)}" if trapped else ""
             room = max(0, entry.scenario_max - len(trapped))
             problems.append(named[min(room, len(named) - 1)].ref.problem(
-                f"Forces: {total} MEs of RG {rg_id} in one scenario ({', '.join(r.me for r in named)}{where}); "
+                f"Forces: {total} MEs of RG {rg_id} in one {'day' if entry.kind == 'OBA' else 'scenario'} ({', '.join(r.me for r in named)}{where}); "
                 f"the RG chart's scenario maximum is {entry.scenario_max}, so at most {room} may be chosen ({RULE})"))
     return problems
 

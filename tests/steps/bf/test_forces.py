@@ -9,7 +9,7 @@ import pytest
 
 from automation.errors import WorkbookError
 from automation.steps.bf import forces
-from automation.steps.bf.state import Deployment, Ref, Situation
+from automation.steps.bf.state import Deployment, Ref, Situation, Status
 from tests.support.bf import Campaign, afv, aircraft, command, oba, run, texts, troops, wreck
 
 
@@ -87,3 +87,17 @@ def test_no_forces_sheet_checks_nothing_and_after_both_defended_none_is_read():
     assert run(forces, inputs, state).entries == ()
     inputs, state = chose(germans().both_defended_last_time(), "German", "4/114 PzG", "I1-2", "I1-3")
     assert run(forces, inputs, state).entries == ()
+
+
+def test_2_1_1_4_3_oba_modules_used_earlier_in_the_day_count_against_the_daily_maximum():
+    days = (("Dec 23 AM", "1942-12-23", "Morning"), ("Dec 23 PM", "1942-12-23", "Afternoon"),
+            ("Dec 24 AM", "1942-12-24", "Morning"))
+    campaign = (germans().dated(*days, today="Dec 24 AM")
+                .me("O3-2", "German", "O", "Medium artillery battalion", oba("O3-2 OBA", status=Status.USED), rg="O3")
+                .me("O3-3", "German", "O", "Medium artillery battalion", oba("O3-3 OBA", status=Status.USED), rg="O3"))
+    inputs, state = chose(campaign, "German", "O3-1")
+    assert refused(inputs, state) == [
+        "Forces Dec 23 PM German!A2: Forces: 3 MEs of RG O3 in one day (O3-1; used earlier today: O3-2, O3-3); "
+        "the RG chart's scenario maximum is 2, so at most 0 may be chosen (2.1.1.7)"]
+    inputs, state = chose(campaign, "German", "O3-2", "O3-3")  # the morning's two again in the afternoon
+    assert run(forces, inputs, state).state == state
