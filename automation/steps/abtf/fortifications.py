@@ -6,13 +6,15 @@ table and its notes: the buyer (German/British prices, British-only and
 German-only items), the FPP the side has, at most 12 A-P minefield factors per
 CG Date, British A-T Mines at most 2 per CG Date and 8 per CG, daytime HIP for
 at most 10% (FRU) of the side's Infantry squads in that Setup Area (HS and
-crews are not squads), and only "F" items in a Front Line Location. Each
+crews are not squads; a HIP HS counts half a squad, a crew HIP goes by SSR CG
+5 and is not capped here), and only "F" items in a Front Line Location. Each
 purchase joins the CG Roster as a Fortification in its Setup Area; Wire is
 told whether it may be HIP (night only), a night scenario lists the Defender's
 free HIP per Setup Area (E1.2); FPP not spent are lost (a setting)."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from automation.campaign.model import StepResult
 from automation.errors import CellProblem, WorkbookError
@@ -21,7 +23,7 @@ from automation.steps.abtf.state import BRITISH, GERMAN, SIDES, ABtFInputs, ABtF
 
 STEP = "Purchasing Fortifications"
 RULE = "9.619"
-HIP_UNITS = ("hip_squad", "hip_hs", "hip_crew")
+HIP_SQUAD_EQUIVALENTS = {"hip_squad": Fraction(1), "hip_hs": Fraction(1, 2)}  # crews: SSR CG 5, not this cap
 
 
 def check(state: ABtFState, inputs: ABtFInputs, chart, side: str, problems: list[CellProblem]) -> list[tuple]:
@@ -73,14 +75,16 @@ def caps(state: ABtFState, inputs: ABtFInputs, side: str, bought: list[tuple], p
                                                           f"most {per_cg} in the CG"))
     if not inputs.date.night:
         percent = inputs.setting("abtf.hip_daytime_percent")
-        for area in sorted({o.area for o, row, _ in bought if row["Id"] in HIP_UNITS}):
-            hip = [(o, n) for o, row, n in bought if row["Id"] in HIP_UNITS and o.area == area]
+        for area in sorted({o.area for o, row, _ in bought if row["Id"] in HIP_SQUAD_EQUIVALENTS}):
+            hip = [(o, n * HIP_SQUAD_EQUIVALENTS[row["Id"]]) for o, row, n in bought
+                   if row["Id"] in HIP_SQUAD_EQUIVALENTS and o.area == area]
             squads = squads_in(state, side, area)
             cap = math.ceil(squads * percent / 100)
-            if sum(n for _, n in hip) > cap:
+            wanted = sum(n for _, n in hip)
+            if wanted > cap:
                 problems.append(hip[-1][0].at("Count").problem(
-                    f"Fortification: {sum(n for _, n in hip)} units HIP in {area}; in a daytime scenario at most {percent}% "
-                    f"(FRU) of its {squads} Infantry squads (HS and crews are not squads): {cap}"))
+                    f"Fortification: {float(wanted):g} squads HIP in {area} (an HS counts half); in a daytime scenario at most "
+                    f"{percent}% (FRU) of its {squads} Infantry squads (HS and crews are not squads): {cap}"))
     return mines
 
 

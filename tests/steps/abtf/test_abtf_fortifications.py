@@ -58,8 +58,8 @@ def test_fortification_caps_are_enforced_at_their_cells(british, german, kw, mes
 def test_daytime_hip_is_capped_at_ten_percent_fru_of_the_areas_infantry_but_not_at_night():
     squads = [unit(f"B-{n}", area="A") for n in range(11)]
     hip = [purchase("British", "Fortification", "hip_squad", 3, "A")]
-    with pytest.raises(WorkbookError, match=r"3 units HIP in A; in a daytime scenario at most 10% \(FRU\) of its 11 Infantry "
-                                            r"squads \(HS and crews are not squads\): 2"):
+    with pytest.raises(WorkbookError, match=r"3 squads HIP in A \(an HS counts half\); in a daytime scenario at most 10% "
+                                            r"\(FRU\) of its 11 Infantry squads \(HS and crews are not squads\): 2"):
         fortify(hip, units=squads)
     assert fortify([purchase("British", "Fortification", "hip_squad", 2, "A")], units=squads).state.records["British"].fpp == 0
     night = fortify(hip, units=squads, date="18N")
@@ -71,9 +71,15 @@ def test_9_619_note_5_daytime_hip_counts_squads_not_half_squads_or_crews():
     units = [unit(f"B-{n}", area="A") for n in range(10)] + [unit(f"B-H{n}", cls="HS", area="A") for n in range(4)] \
         + [unit("B-C", cls="Crew", strength=None, area="A")]
     hip = [purchase("British", "Fortification", "hip_squad", 2, "A")]
-    with pytest.raises(WorkbookError, match=r"Purchases 19AM British!D2: Fortification: 2 units HIP in A; in a daytime "
-                                            r"scenario at most 10% \(FRU\) of its 10 Infantry squads .*: 1"):
+    with pytest.raises(WorkbookError, match=r"Purchases 19AM British!D2: Fortification: 2 squads HIP in A \(an HS counts "
+                                            r"half\); in a daytime scenario at most 10% \(FRU\) of its 10 Infantry squads .*: 1"):
         fortify(hip, units=units)
+    two_hs = [purchase("British", "Fortification", "hip_hs", 2, "A"), purchase("British", "Fortification", "hip_crew", 2, "A",
+                                                                                row=3)]
+    assert [u.type for u in fortify(two_hs, units=units).state.units[-2:]] == ["HIP HS x2", "HIP crew x2"]
+    with pytest.raises(WorkbookError, match=r"D3: Fortification: 1.5 squads HIP in A"):
+        fortify([purchase("British", "Fortification", "hip_squad", 1, "A"),
+                 purchase("British", "Fortification", "hip_hs", 1, "A", row=3)], units=units)
     assert fortify([purchase("British", "Fortification", "hip_squad", 1, "A")], units=units).state.units[-1].type == "HIP squad"
 
 
