@@ -16,6 +16,7 @@ from typing import Any
 
 from automation.engine.tables import RuleSystem
 from automation.errors import CellProblem, WorkbookError
+from automation.steps.abtf import first_move
 from automation.steps.abtf.state import (
     ELIMINATED_IN_PLAY, SIDES, ABtFInputs, ABtFState, Area, CGDate, ClassInfo, Line, Mode, Ref, Removal, RGEntry, RGLine,
     Reinforcement, SideRecord, Unit, factors_morale,
@@ -280,8 +281,9 @@ def first_move_due(book: Any, latest: str) -> bool:
     """The CG Roster of ``latest`` holds a Dual Assault whose first move (9.6215,
     the date's third report) is not rolled yet."""
     lines = read_records(book, K.CG_ROSTER.name_for(date=latest))
-    dual = all([r for r in lines if r.side == s][-1].scenario == "Dual Assault" for s in SIDES)
-    return dual and not book.has(K.REPORT.name_for(date=latest, side="3"))
+    last = [[r for r in lines if r.side == s][-1] for s in SIDES]
+    pending = all(r.scenario == first_move.DUAL_ASSAULT and first_move.PENDING in r.notes for r in last)
+    return pending and not book.has(K.REPORT.name_for(date=latest, side="3"))
 
 
 def read_setup(book: Any, name: str) -> tuple[Line, ...] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from automation.campaign.model import StepResult
 from automation.engine.resolver import Situation
 from automation.errors import WorkbookError
+from automation.steps.abtf import first_move
 from automation.steps.abtf.common import need_purchases, note, pausable, purchases_sheet, rolled
 from automation.steps.abtf.state import BRITISH, GERMAN, SIDES, ABtFInputs, ABtFState, Mode, Ref, SideRecord
 from automation.workbook import abtf_sheets as K
@@ -123,19 +124,19 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
         r = dice.roll("abtf.dual_assault_setup", ("9.62133", GERMAN))
         first_setup = str(r.effect["sets_up_first"])
         entries.append(rolled(STEP, "9.62133", GERMAN, "Setup", r))
-        first_move = None
+        mover = None
         entries.append(note(STEP, "9.62133", "Dual Assault: the side moving first is determined only after all setup is "
                                              f"complete (9.6215), once the umpire's {K.SETUP.name_for(date=inputs.date.label)} "
                                              "sheet says both sides have set up"))
     else:
-        first_setup, first_move = str(row["Sets up first"]), str(row["Moves first"])
-        entries.append(note(STEP, "9.62133", f"{result}: the {first_setup} sets up first, the {first_move} moves first"))
+        first_setup, mover = str(row["Sets up first"]), str(row["Moves first"])
+        entries.append(note(STEP, "9.62133", f"{result}: the {first_setup} sets up first, the {mover} moves first"))
     sky, ec, wind = weather(state, inputs, dice, entries)
-    order = f"{first_setup} sets up first; " + (f"{first_move} moves first" if first_move
-                                                 else "first move by dr after all setup (9.6215)")
+    order = f"{first_setup} sets up first; " + (f"{mover} moves first" if mover
+                                                 else first_move.PENDING)
     for side in SIDES:
         state = state.record(side, scenario=result, weather=sky, ec=ec, wind=wind, notes=order)
-    state = state.with_(next_scenario={"type": result, "sets up first": first_setup, "moves first": first_move,
+    state = state.with_(next_scenario={"type": result, "sets up first": first_setup, "moves first": mover,
                                        "weather": sky, "EC": ec, "wind": wind})
     entries.append(note(STEP, "9.6214", f"the {first_setup} sets up first, then the other side; each unit only in its own "
                                         "Setup Area; the hexes of new Fortifications go on the CG Roster"))

@@ -17,6 +17,7 @@ from automation.workbook import abtf_sheets as K
 STEP = "First Move Determination"
 RULE = "9.6215"
 DUAL_ASSAULT = "Dual Assault"
+PENDING = "first move by dr after all setup (9.6215)"  # CG Roster Notes until this step has rolled
 
 
 def setup_sheet(inputs: ABtFInputs) -> str:
