@@ -78,6 +78,10 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
     happens to have such a name is left alone). Two systems may share a title
     (Battlefront's and A Bridge Too Far's "Orders <date> <side>"): any kind
     whose name and columns fit will do."""
+    from automation.audit.desk import is_desk_log
+
+    if is_desk_log(name, header):  # the desk's and trackers' logs: sealed by the next refit like orders
+        return True
     present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
     for kind in sheet_kinds():
         if not kind.dated or kind.tab == "report" or not title_pattern(kind).match(name):

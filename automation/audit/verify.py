@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from automation.audit.chain import START, Link, chain_links, is_dated_input, is_refit_output, seal_of, workbook_system
+from automation.audit.desk import check_desk
 from automation.audit.inputs import Change, Inputs
 from automation.audit.rolls import check_rolls
 from automation.engine.dice import CampaignKey
@@ -41,16 +42,25 @@ class Verified:
     refits_replayed: int = 0
     sheets_replayed: int = 0
     physical: list[str] = field(default_factory=list)
+    desk_rolls: int = 0
     key_file: Path | None = None
 
     def summary(self, path: Path, with_key: bool) -> str:
         if not self.reports:
-            return "\n".join([f"{path}: no refit reports yet; nothing to verify"] + [f"  {n}" for n in self.notes])
-        lines = [f"{path}: the chain of {len(self.reports)} report(s) is intact "
-                 f"(dates: {', '.join(self.dates)}; {self.sealed_sheets} sealed sheet(s))"]
-        if with_key:
+            lines = [f"{path}: no refit reports yet; no chain to verify"]
+        else:
+            lines = [f"{path}: the chain of {len(self.reports)} report(s) is intact "
+                     f"(dates: {', '.join(self.dates)}; {self.sealed_sheets} sealed sheet(s))"]
+        if with_key and not self.reports:
+            if self.desk_rolls:
+                lines.append(f"  {self.desk_rolls} dice desk and tracker roll(s) re-derived from the key and their "
+                             "labels: dice, natural, DRM, final and result all match")
+        elif with_key:
             lines.append(f"  {self.seals_checked} seal(s) match the campaign key; {self.rolls_checked} roll(s) "
                          "re-derived from the key: dice, natural, DRM, final and result all match")
+            if self.desk_rolls:
+                lines.append(f"  {self.desk_rolls} dice desk and tracker roll(s) re-derived from the key and their "
+                             "labels: dice, natural, DRM, final and result all match")
             lines.append(f"  {self.refits_replayed} refit(s) run again from what they read: all "
                          f"{self.sheets_replayed} sheet(s) they wrote are, cell for cell, what the rules give")
             if self.stats_checked:
@@ -204,6 +214,9 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     p += _missing_and_unsealed(names, out.reports, sealed_by, batches or [], headers)
     p += inputs.edited_since(book)
     out.changes = inputs.changes
+    desk = check_desk(book, key)
+    p += desk.problems
+    out.physical, out.desk_rolls = desk.physical, desk.rolls
     if key is not None and batches is not None and not p:  # with the record of batches: every refit run again
         from automation.audit.replay import replay, unreplayed_reports
 

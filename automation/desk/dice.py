@@ -10,11 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from automation.engine.dice import CampaignKey, RollLabel
-from automation.engine.resolver import RollResult, Situation, roll
+from automation.engine.resolver import RollResult, Situation, resolve, roll
 from automation.engine.tables import Table
 from automation.errors import UsageError
 
 PREFIX = "desk"
+PHYSICAL = "physical"
+PHYSICAL_MARK = " (physical)"
 
 
 def desk_label(parts: Sequence[object]) -> RollLabel:
@@ -22,6 +24,43 @@ def desk_label(parts: Sequence[object]) -> RollLabel:
         return RollLabel.of(PREFIX, *parts)
     except ValueError as exc:
         raise UsageError(f"roll label {'/'.join(str(p) for p in parts)!r}: {exc}") from None
+
+
+def physical_label(parts: Sequence[object]) -> RollLabel:
+    """The label of dice rolled at the table and entered by hand: ``physical/...``,
+    so no such roll is ever taken for one derived from the key."""
+    try:
+        return RollLabel.of(PHYSICAL, *parts)
+    except ValueError as exc:
+        raise UsageError(f"roll label {'/'.join(str(p) for p in parts)!r}: {exc}") from None
+
+
+def is_physical(label: str) -> bool:
+    return str(label).startswith(PHYSICAL + "/")
+
+
+def parse_physical(text: object, table: Table) -> tuple[int, ...]:
+    """Dice typed by the umpire: ``7``, ``3+4`` (each die of 2d6), ``94`` or ``9+4``
+    for d100 (a 0 die reads 10). ValueError says what is valid."""
+    import re
+
+    kind = table.dice
+    raw = str(text).strip()
+    if isinstance(text, float) and text.is_integer():
+        raw = str(int(text))
+    if kind.value == "d100" and re.fullmatch(r"\d\d", raw):
+        parts = [int(c) or 10 for c in raw]
+    else:
+        try:
+            parts = [int(p) for p in re.split(r"[+ ,]+", raw) if p]
+        except ValueError:
+            parts = []
+    faces = kind.faces
+    if len(parts) != len(faces) or any(not 1 <= d <= f for d, f in zip(parts, faces)):
+        shape = {"d6": "one die, 1 to 6", "2d6": "two dice, e.g. 3+4", "d10": "one die, 1 to 10",
+                 "d100": "two digits, e.g. 94 (00 reads 100)"}.get(kind.value, kind.value)
+        raise ValueError(f"{raw!r} is not a throw of {kind.value} for {table.id}: enter {shape}")
+    return tuple(parts)
 
 
 class Roller(Protocol):
@@ -53,3 +92,8 @@ class DeskDice:
     def roll(self, table_id: str, label: Sequence[object], situation: Situation = Situation(),
              column: str | None = None) -> RollResult:
         return roll(self.table(table_id), self.key, desk_label(label), situation, column=column)
+
+    def physical(self, table_id: str, label: Sequence[object], dice: tuple[int, ...],
+                 situation: Situation = Situation(), column: str | None = None) -> RollResult:
+        """Dice rolled at the table: resolved like any roll, labelled ``physical/...``."""
+        return resolve(self.table(table_id), dice, situation, column=column, label=str(physical_label(label)))

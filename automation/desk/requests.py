@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from automation.desk.audit import Logged, logged_rolls, trail
-from automation.desk.dice import Roller
+from automation.desk.dice import PHYSICAL_MARK, Roller, is_physical
 from automation.desk.modifiers import ModifierProblem, parse as parse_modifiers
 from automation.engine.resolver import RollResult
 from automation.engine.tables import Table, TableKind
@@ -38,6 +38,7 @@ class Request:
     date: str | None
     visible_to: str
     row: SheetRow
+    physical: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,9 @@ def read_requests(rows: list[SheetRow], visible: Sequence[str]) -> list[Request]
             problems.append(r.problem("Visible to", f"{who!r} is not one of {', '.join(visible)}"))
         if "/" in rid or not rid:
             problems.append(r.problem("ID", f"{rid!r}: an ID may not be empty or hold '/'"))
+        dice = r.get("Physical dice")
         out.append(Request(rid, str(r["Table"]).strip(), r["Column"], str(r["Modifiers"] or "").strip(),
-                           str(r["For"] or ""), date, match or who, r))
+                           str(r["For"] or ""), date, match or who, r, None if dice in (None, "") else str(dice)))
     if problems:
         raise WorkbookError(problems)
     return out
@@ -90,7 +92,7 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
     """(new requests resolved, requests already logged). Raises WorkbookError
     naming every bad request; nothing is resolved then."""
     from automation.desk.audit import changed_since_logged
-    from automation.desk.dice import desk_label
+    from automation.desk.dice import desk_label, physical_label
 
     problems: list[CellProblem] = []
     done: list[Resolved] = []
@@ -118,11 +120,27 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
             problems.append(r.problem("Modifiers", str(exc)))
             continue
         try:
-            roll = dice.roll(table.id, label_for(q.id), situation, column)
+            if q.physical is not None:
+                from automation.desk.dice import parse_physical
+
+                try:
+                    thrown = parse_physical(q.physical, table)
+                except ValueError as exc:
+                    problems.append(r.problem("Physical dice", str(exc)))
+                    continue
+                roll = dice.physical(table.id, label_for(q.id), thrown, situation, column)  # type: ignore[attr-defined]
+            else:
+                roll = dice.roll(table.id, label_for(q.id), situation, column)
         except UsageError as exc:
             problems.append(r.problem("Modifiers", str(exc)))
             continue
-        before = logged.get(str(desk_label(label_for(q.id))))
+        keyed, by_hand = str(desk_label(label_for(q.id))), str(physical_label(label_for(q.id)))
+        before = logged.get(keyed) or logged.get(by_hand)
+        if before is not None and (keyed in logged) != (roll.label == keyed):
+            problems.append(r.problem("Physical dice", f"request {q.id} was logged in {before.sheet} row {before.row} "
+                                      f"{'from the key' if keyed in logged else 'with physical dice'}; a roll is "
+                                      "never made again: enter the new roll as a new request"))
+            continue
         if before is not None:
             why = changed_since_logged(roll, before)
             if why:
@@ -136,11 +154,19 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
     return done, old
 
 
+def without_physical():
+    """The Roll requests kind as it was before its Physical dice column."""
+    import dataclasses
+
+    return dataclasses.replace(ROLL_REQUESTS, columns=tuple(c for c in ROLL_REQUESTS.columns if c.name != "Physical dice"))
+
+
 def log_rows(resolved: list[Resolved]) -> list[list[Any]]:
     rows: list[list[Any]] = [DESK_LOG.header]
     for item in resolved:
         q, t = item.request, trail(item.roll)
-        rows.append([q.id, item.date, q.purpose or None, t.table, t.rule, t.column, t.dice, t.natural, t.modifiers,
+        shown = t.dice + PHYSICAL_MARK if is_physical(t.label) else t.dice
+        rows.append([q.id, item.date, q.purpose or None, t.table, t.rule, t.column, shown, t.natural, t.modifiers,
                      t.drm, t.final, t.result, t.odds, q.visible_to, t.label])
     return rows
 
@@ -167,7 +193,9 @@ def plan(book: Any, dice: Roller, tables: Mapping[str, Table], visible: Sequence
         raise WorkbookError(CellProblem(ROLL_REQUESTS.title, "A1", "the sheet is missing; add it with "
                                         "`musterroll desk-add BOOK.xlsx roll-requests` (header: "
                                         f"{', '.join(ROLL_REQUESTS.header)})"), str(book.path))
-    requests = read_requests(book.read(ROLL_REQUESTS), visible)
+    header = {str(h).strip() for h in (book.raw(ROLL_REQUESTS.title)[:1] or [[]])[0] if h not in (None, "")}
+    kind = ROLL_REQUESTS if "Physical dice" in header else without_physical()  # a sheet added before the column
+    requests = read_requests(book.read(kind, ROLL_REQUESTS.title), visible)
     logged = logged_rolls(book, log_sheets(book.sheet_names))
     resolved, old = resolve(requests, dice, tables, logged, today)
     return resolved, old, log_sheets_for(resolved, book.sheet_names)

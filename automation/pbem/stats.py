@@ -72,6 +72,7 @@ class CampaignStats:
     tables: list[TableStats] = field(default_factory=list)
     dice: list[DieStats] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)  # Sheet!Cell of rolls left out
+    physical: list[str] = field(default_factory=list)  # dice rolled at the table and entered by hand (never counted above)
 
     def sides(self) -> list[str]:
         seen: list[str] = []
@@ -365,7 +366,7 @@ def as_json(stats: CampaignStats) -> dict[str, Any]:
             "dice": [{"die": f"d{d.die}", "dice": d.rolls, "faces": {str(i + 1): n for i, n in enumerate(d.faces)},
                       "expected_each": d.rolls / d.die} for d in stats.dice if d.side == side],
         }
-    return {"sides": sides, "left_out": stats.unreadable}
+    return {"sides": sides, "left_out": stats.unreadable, "physical_dice": stats.physical}
 
 
 def text(stats: CampaignStats) -> str:
@@ -379,4 +380,8 @@ def text(stats: CampaignStats) -> str:
             lines.append(f"  d{d.die} {dice_text(d)}")
     if stats.unreadable:
         lines.append(f"left out (unreadable table, column or DRM): {', '.join(stats.unreadable)}")
+    if stats.physical:
+        lines.append(f"physical dice entered by hand (not derived from the key, not in the counts above): "
+                     f"{len(stats.physical)}")
+        lines += [f"  {p}" for p in stats.physical]
     return "\n".join(lines) or "no rolls yet"

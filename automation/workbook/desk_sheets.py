@@ -20,7 +20,10 @@ ROLL_REQUESTS = SheetKind(
      Column("For", required=False, width=36, note="what the roll is for (shown in the log)"),
      Column("Date", required=False, width=12, note="the game date or turn it belongs to; it names the log sheet "
                                                      "(default: today's date)"),
-     Column("Visible to", required=False, width=12, note=VISIBLE_NOTE)),
+     Column("Visible to", required=False, width=12, note=VISIBLE_NOTE),
+     Column("Physical dice", required=False, width=12,
+            note="only for dice rolled at the table: the faces, e.g. 7, 3+4 or 94 (d100). Logged and counted as "
+                 "physical, never derived from the key")),
     tab="orders", rule="desk",
     description="The umpire's roll requests, one per row: `musterroll roll-requests BOOK.xlsx` (or the ribbon button "
     "on this sheet) resolves every request not yet in a Desk log sheet.",
