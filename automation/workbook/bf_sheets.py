@@ -45,7 +45,7 @@ RG_CHART = SheetKind(
     tab="settings", rule="2.1.1.4", description="Each side's reinforcement groups: cost, contents, per-scenario and campaign limits.",
 )
 REINFORCEMENTS = SheetKind(
-    "bf.reinforcements", "Reinforcements",
+    "bf.reinforcements", "Scheduled Reinforcements",  # not "Reinforcements": A Bridge Too Far's sheet has that title
     (Column("Date", width=12, note="the date (Dates sheet) whose refit adds them to the roster"),
      choice("Side", SIDES, width=10), Column("RG", width=8, note="an ID on the side's RG chart: the group that arrives"),
      Column("ME", required=False, unique=True, width=16, note="the ME's roster ID; empty: RG ID and its number, e.g. I1-2"),

@@ -1,5 +1,5 @@
 """2.1.1.4.1 and 2.1.1.7 over a real workbook (the bundled Advance to Rostov
-sample): the umpire's Reinforcements sheet brings groups in on their date,
+sample): the umpire's Scheduled Reinforcements sheet brings groups in on their date,
 free of CPP, and a side's Forces sheet is checked against the RG chart's
 scenario maximum by the next refit, cell by cell, leaving the file untouched."""
 from __future__ import annotations

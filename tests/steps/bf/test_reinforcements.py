@@ -26,7 +26,7 @@ def germans(today: str = "Dec 24") -> Campaign:
 
 def scheduled(campaign: Campaign, *rows: tuple[str, str, str, str | None]):
     inputs, state = campaign.prepared()
-    schedule = tuple(Arrival(date, side, rg, me, Ref("Reinforcements", f"{'D' if me else 'C'}{i}"))
+    schedule = tuple(Arrival(date, side, rg, me, Ref("Scheduled Reinforcements", f"{'D' if me else 'C'}{i}"))
                      for i, (date, side, rg, me) in enumerate(rows, start=2))
     return replace(inputs, schedule=schedule), state
 
@@ -57,7 +57,7 @@ def test_2_1_1_4_1_a_schedule_beyond_the_campaign_total_is_refused_at_its_row():
     with pytest.raises(WorkbookError) as err:
         run(reinforcements, inputs, state)
     assert [str(p) for p in err.value.problems] == [
-        "Reinforcements!C2: RG: I1 arriving on Dec 24 would be 4 of German's campaign total of 3 (base force, "
+        "Scheduled Reinforcements!C2: RG: I1 arriving on Dec 24 would be 4 of German's campaign total of 3 (base force, "
         "scheduled reinforcements and purchases count, 2.1.1.4.1); valid: a later date's row removed or the RG "
         "chart's Campaign max raised"]
 
