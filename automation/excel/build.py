@@ -35,11 +35,9 @@ from xml.sax.saxutils import escape
 from defusedxml import ElementTree as SafeET
 
 from automation.errors import MusterrollError
+from automation.excel.names import ADDIN_DIR, ADDIN_FILE, ADDIN_NAME, ADDIN_PATH
 
-ADDIN_NAME = "musterroll_addin"
-ADDIN_FILE = f"{ADDIN_NAME}.xlam"
-ADDIN_DIR = Path(__file__).resolve().parents[2] / "addin"
-ADDIN_PATH = ADDIN_DIR / ADDIN_FILE
+__all__ = ["ADDIN_DIR", "ADDIN_FILE", "ADDIN_NAME", "ADDIN_PATH", "AddinError", "build_addin", "built_from"]
 TAB_LABEL, GROUP_LABEL, BUTTON_LABEL = "Musterroll", "Campaign", "Refit"
 SUPERTIP = ("Runs the refit phase on the active campaign workbook and adds the new dated sheets; on a dice "
             "desk sheet (Roll requests or a tracker) resolves it instead (BOOK.key must sit beside the workbook).")

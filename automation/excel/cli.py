@@ -44,7 +44,7 @@ def cmd_test_workbooks(args: argparse.Namespace) -> int:
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add this part's commands to the parser."""
-    from automation.excel.build import ADDIN_DIR, ADDIN_FILE
+    from automation.excel.names import ADDIN_DIR, ADDIN_FILE
 
     p = sub.add_parser("addin", help="the Excel add-in: a Musterroll ribbon tab with a Refit button")
     addin = p.add_subparsers(dest="addin_command", required=True)
