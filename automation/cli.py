@@ -137,11 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", required=True, help="what the roll is for, e.g. 24DEC/cpp/German")
     p.set_defaults(func=cmd_roll)
     from automation import commands
+    from automation.calc import cli as calc_cli
 
     commands.register(sub)
     from automation.report import cli as report_cli
 
     report_cli.register(sub)
+    calc_cli.register(sub)
     return parser
 
 

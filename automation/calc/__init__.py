@@ -1,0 +1,1 @@
+"""The Musterroll extension for LibreOffice Calc: a toolbar with a Refit button."""
