@@ -1,51 +1,47 @@
-"""``musterroll addin install | uninstall | status``: what reaches ``xlwings addin``."""
+"""``musterroll addin install | uninstall | status``: the start-up folders, written
+directly, in a temporary HOME or APPDATA."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+import xlwings
 from python_calamine import CalamineWorkbook
 
-import automation.excel.build as build
 import automation.excel.install as install
 from automation.cli import main as cli
 from automation.excel.build import ADDIN_FILE, ADDIN_PATH, AddinError, built_from
 
-REAL_RUN = subprocess.run
+WIN_PYTHON = r"C:\Users\Zoë\musterroll\.venv\Scripts\python.exe"
+MAC_PYTHON = "/Users/zoe/musterroll/.venv/bin/python"
 
 
-class XlwingsCli:
-    """Stands in for ``python -m xlwings.cli``: records each call and what the
-    add-in file handed to it held at that moment."""
-
-    def __init__(self, says: str = "Successfully installed the xlwings add-in!", code: int = 0) -> None:
-        self.says, self.code = says, code
-        self.calls: list[list[str]] = []
-        self.handed: dict[str, bytes] = {}
-
-    def __call__(self, cmd, **options):
-        if cmd[3:4] != ["addin"]:  # building the add-in runs xlwings quickstart for real
-            return REAL_RUN(cmd, **options)
-        self.calls.append(list(cmd))
-        if "-f" in cmd and cmd[cmd.index("-f") + 1].endswith(".xlam") and Path(cmd[cmd.index("-f") + 1]).is_file():
-            with zipfile.ZipFile(cmd[cmd.index("-f") + 1]) as z:
-                self.handed = {name: z.read(name) for name in z.namelist()}
-        return subprocess.CompletedProcess(cmd, self.code, self.says, "")
-
-
-def config_sheet(handed: dict[str, bytes]) -> tuple[list[str], dict[str, str]]:
-    """The staged add-in's sheet names and its configuration settings (column A -> B)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as z:
-        for name, data in handed.items():
-            z.writestr(name, data)
-    book = CalamineWorkbook.from_filelike(io.BytesIO(buffer.getvalue()))
+def config_sheet(path: Path) -> tuple[list[str], dict[str, str]]:
+    """The installed add-in's sheet names and its configuration settings (column A -> B)."""
+    book = CalamineWorkbook.from_filelike(io.BytesIO(path.read_bytes()))
     rows = book.get_sheet_by_name(book.sheet_names[0]).to_python()
     return list(book.sheet_names), {str(r[0]): r[1] for r in rows if r and r[0]}
+
+
+def members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        return {name: z.read(name) for name in z.namelist()}
+
+
+@pytest.fixture
+def windows(tmp_path):
+    appdata = tmp_path / "AppData" / "Roaming"
+    (appdata / "Microsoft" / "Excel").mkdir(parents=True)  # Excel has run once on this account
+    return {"APPDATA": str(appdata)}
+
+
+@pytest.fixture
+def mac(tmp_path):
+    home = tmp_path / "zoe"
+    (home / "Library" / "Group Containers" / "UBF8T346G9.Office").mkdir(parents=True)
+    return {"HOME": str(home)}
 
 
 @pytest.mark.parametrize("command", ["install", "uninstall", "status"])
@@ -55,72 +51,104 @@ def test_on_linux_the_addin_commands_say_excel_is_not_here_and_exit_2(capsys, co
     assert "Excel for Windows or macOS; this machine runs linux" in err and "musterroll refit BOOK.xlsx" in err
 
 
-def test_install_on_windows_hands_xlwings_the_add_in_set_to_run_this_python(monkeypatch):
-    xl = XlwingsCli()
-    monkeypatch.setattr(install.subprocess, "run", xl)
-    said = install.install(platform="win32")
+def test_install_on_windows_writes_the_add_in_into_xlstart_set_to_run_the_python(windows):
+    said = install.install(platform="win32", env=windows, python=WIN_PYTHON)
 
-    (cmd,) = xl.calls
-    assert cmd[:6] == [sys.executable, "-m", "xlwings.cli", "addin", "install", "-f"]
-    assert Path(cmd[6]).name == ADDIN_FILE  # RunMain imports the module named after the file
-    sheets, settings = config_sheet(xl.handed)
+    target = Path(windows["APPDATA"]) / "Microsoft" / "Excel" / "XLSTART" / ADDIN_FILE
+    sheets, settings = config_sheet(target)
     assert sheets == ["myaddin.conf"]  # switched on: xlwings reads an add-in's own settings sheet
-    assert settings["Interpreter_Win"] == sys.executable and settings["Interpreter_Mac"] == ""
-    with zipfile.ZipFile(ADDIN_PATH) as z:
-        assert xl.handed["xl/vbaProject.bin"] == z.read("xl/vbaProject.bin")
-        assert xl.handed["customUI/customUI.xml"] == z.read("customUI/customUI.xml")
-    assert "Successfully installed" in said and f"runs {sys.executable}" in said
+    assert settings["Interpreter_Win"] == WIN_PYTHON and settings["Interpreter_Mac"] == ""
+    installed, committed = members(target), members(ADDIN_PATH)
+    assert installed["xl/vbaProject.bin"] == committed["xl/vbaProject.bin"]
+    assert {n for n in committed if installed[n] != committed[n]} == {"xl/workbook.xml", "xl/worksheets/sheet1.xml"}
+    assert f"installed {target}" in said and f"runs {WIN_PYTHON}" in said and "start it again" in said
 
 
-def test_install_on_macos_sets_the_mac_interpreter(monkeypatch):
-    xl = XlwingsCli()
-    monkeypatch.setattr(install.subprocess, "run", xl)
-    install.install(platform="darwin")
-    _, settings = config_sheet(xl.handed)
-    assert settings["Interpreter_Mac"] == sys.executable and settings["Interpreter_Win"] == ""
+def test_install_on_macos_writes_the_add_in_and_xlwings_applescript(mac):
+    said = install.install(platform="darwin", env=mac, python=MAC_PYTHON)
+
+    home = Path(mac["HOME"])
+    target = home / install.MAC_STARTUP / ADDIN_FILE
+    assert target.parent.name == "Excel" and "Startup.localized" in str(target)
+    _, settings = config_sheet(target)
+    assert settings["Interpreter_Mac"] == MAC_PYTHON and settings["Interpreter_Win"] == ""
+    script = home / "Library/Application Scripts/com.microsoft.Excel" / f"xlwings-{xlwings.__version__}.applescript"
+    assert script.read_bytes() == Path(xlwings.__file__).with_name(script.name).read_bytes()
+    assert "VbaHandler" in script.read_text()  # the handler the Mac VBA's AppleScriptTask calls
+    assert f"installed {script}" in said
 
 
-def test_install_builds_a_fresh_add_in_when_xlwings_is_another_version(monkeypatch):
-    xl = XlwingsCli()
-    monkeypatch.setattr(install.subprocess, "run", xl)
+@pytest.mark.parametrize("platform, fixture", [("win32", "windows"), ("darwin", "mac")])
+def test_an_office_never_started_is_refused_with_what_to_do_and_nothing_written(tmp_path, platform, fixture):
+    env = {"APPDATA": str(tmp_path / "AppData")} if platform == "win32" else {"HOME": str(tmp_path / "home")}
+    python = WIN_PYTHON if platform == "win32" else MAC_PYTHON
+    with pytest.raises(AddinError, match="Excel has not been started on this account yet.*Start Excel once"):
+        install.install(platform=platform, env=env, python=python)
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("python, bad", [
+    ("/Users/zoe/My Documents/musterroll/.venv/bin/python", "' '"),
+    ("/Users/zoë/musterroll/.venv/bin/python", "'ë'"),
+    ("/Users/zoe/a'b/.venv/bin/python", "\"'\""),
+    ("/Users/zoe/x|y/.venv/bin/python", "'|'"),
+])
+def test_a_mac_interpreter_path_the_shell_would_split_is_refused_naming_the_characters(mac, python, bad):
+    with pytest.raises(AddinError, match="passes the Python path unquoted to a shell") as caught:
+        install.install(platform="darwin", env=mac, python=python)
+    assert bad in str(caught.value)
+    assert not (Path(mac["HOME"]) / install.MAC_STARTUP).exists()
+
+
+@pytest.mark.parametrize("python, why", [
+    (r'C:\Users\a"b\.venv\Scripts\python.exe', "double quote"),
+    (r"C:\Users\100%\.venv\Scripts\python.exe", "percent sign"),
+    (r".venv\Scripts\python.exe", "start with a drive"),
+])
+def test_a_windows_interpreter_path_cmd_would_misread_is_refused(windows, python, why):
+    with pytest.raises(AddinError, match=why):
+        install.install(platform="win32", env=windows, python=python)
+
+
+def test_spaces_and_accents_are_fine_on_windows_where_the_path_is_quoted():
+    assert install.interpreter_problem(r"C:\Users\Zoë Müller\My Documents\mr\.venv\Scripts\python.exe",
+                                       "win32") is None
+
+
+def test_install_refuses_an_xlwings_other_than_the_one_the_add_in_was_built_from(windows, monkeypatch):
     monkeypatch.setattr(install, "xlwings_version", lambda: "9.9.9")
-    monkeypatch.setattr(build, "xlwings_version", lambda: "9.9.9")
-    said = install.install(platform="win32")
-    assert f"made from xlwings {built_from(ADDIN_PATH)}; built a fresh one from the installed xlwings 9.9.9" in said
-    assert b"built from the xlwings 9.9.9 custom add-in" in xl.handed["docProps/core.xml"]
+    with pytest.raises(AddinError, match=f"built from xlwings {built_from(ADDIN_PATH)}, but xlwings 9.9.9"):
+        install.install(platform="win32", env=windows, python=WIN_PYTHON)
 
 
-def test_install_reports_what_xlwings_said_when_it_fails(monkeypatch):
-    monkeypatch.setattr(install.subprocess, "run", XlwingsCli("Error: Failed to install the add-in: If Excel is running, "
-                                                              "quit Excel and try again."))
-    with pytest.raises(AddinError, match="did not succeed: Error: Failed to install the add-in: If Excel is running"):
-        install.install(platform="win32")
+def test_an_add_in_excel_holds_open_is_reported_with_what_to_do(windows, monkeypatch):
+    real = install.os.replace
+
+    def locked(src, dst):
+        if Path(dst).parent.name == "XLSTART":  # Windows refuses to replace a file Excel has open
+            raise PermissionError(13, "Permission denied")
+        return real(src, dst)
+
+    monkeypatch.setattr(install.os, "replace", locked)
+    with pytest.raises(AddinError, match="cannot be written while Excel has it open; quit Excel"):
+        install.install(platform="win32", env=windows, python=WIN_PYTHON)
 
 
-def test_install_of_a_missing_file_names_it(tmp_path):
+def test_install_of_a_missing_file_names_it(tmp_path, mac):
     with pytest.raises(AddinError, match="no such add-in file"):
-        install.install(tmp_path / "nowhere.xlam", platform="darwin")
+        install.install(tmp_path / "nowhere.xlam", platform="darwin", env=mac, python=MAC_PYTHON)
 
 
-def test_uninstall_asks_xlwings_to_remove_the_add_in_by_its_file_name(monkeypatch):
-    xl = XlwingsCli("Successfully removed the add-in!")
-    monkeypatch.setattr(install.subprocess, "run", xl)
-    assert install.uninstall(platform="darwin") == "Successfully removed the add-in!"
-    assert xl.calls == [[sys.executable, "-m", "xlwings.cli", "addin", "remove", "-f", ADDIN_FILE]]
-
-
-def test_uninstall_when_the_add_in_is_not_there_is_an_error(monkeypatch):
-    monkeypatch.setattr(install.subprocess, "run", XlwingsCli("Error: Could not remove the add-in. "
-                                                              "The add-in doesn't seem to be installed."))
-    with pytest.raises(AddinError, match="doesn't seem to be installed"):
-        install.uninstall(platform="win32")
-
-
-def test_status_passes_on_what_xlwings_says(monkeypatch):
-    xl = XlwingsCli("The add-in is not installed.")
-    monkeypatch.setattr(install.subprocess, "run", xl)
-    assert install.status(platform="win32") == "The add-in is not installed."
-    assert xl.calls[0][3:] == ["addin", "status", "-f", ADDIN_FILE]
+def test_status_then_uninstall(mac):
+    assert "not installed" in install.status(platform="darwin", env=mac)
+    install.install(platform="darwin", env=mac, python=MAC_PYTHON)
+    said = install.status(platform="darwin", env=mac)
+    assert f"runs {MAC_PYTHON}" in said and f"built from xlwings {built_from(ADDIN_PATH)}" in said
+    assert "present" in said
+    assert "removed" in install.uninstall(platform="darwin", env=mac)
+    assert not (Path(mac["HOME"]) / install.MAC_STARTUP / ADDIN_FILE).exists()
+    with pytest.raises(AddinError, match="not installed"):
+        install.uninstall(platform="darwin", env=mac)
 
 
 def test_an_existing_interpreter_setting_is_replaced_not_doubled():
@@ -128,6 +156,13 @@ def test_an_existing_interpreter_setting_is_replaced_not_doubled():
              '</sheetData>')
     out = install.set_setting(sheet, 6, "C:\\Py & Co\\python.exe")
     assert out.count('r="B1"') == 1 and "<t>C:\\Py &amp; Co\\python.exe</t>" in out
+
+
+def test_reinstalling_over_an_installed_add_in_keeps_one_configuration_sheet(windows):
+    install.install(platform="win32", env=windows, python=WIN_PYTHON)
+    target = Path(windows["APPDATA"]) / "Microsoft" / "Excel" / "XLSTART" / ADDIN_FILE
+    again = install.install(target, platform="win32", env=windows, python=r"D:\mr\.venv\Scripts\python.exe")
+    assert config_sheet(target)[1]["Interpreter_Win"] == r"D:\mr\.venv\Scripts\python.exe" and "installed" in again
 
 
 def test_the_release_test_workbooks_are_never_written_over_a_folder_in_use(tmp_path, capsys):
