@@ -1,30 +1,31 @@
-"""The ribbon button: the refit, or the dice desk, on the workbook open in Excel.
+"""The ribbon button: save the workbook, run the command line's job on the file,
+open the workbook again on the first new sheet.
 
 The add-in's RunMain runs ``import musterroll_addin; musterroll_addin.main()``,
-which is :func:`main` here. It takes the workbook active in the Excel that
-called it (never the add-in itself) and reads it through the sheet contract
-(:class:`automation.excel.source.ExcelSource`). What it then does depends on
-the workbook's active sheet, as the umpire means it:
+which is :func:`main` here. One click:
 
-* the "Roll requests" sheet or a Desk log: the new roll requests are resolved,
-  as ``musterroll roll-requests`` does;
-* a tracker's sheet (Greif, Supply dumps, Fires...) or one of its logs: that
-  tracker is brought up to date, as ``musterroll trackers --only TRACKER`` does;
-* any other sheet: the refit, as ``musterroll refit`` does.
+1. finds the Excel and the workbook clicked in from what RunPython passes
+   (automation.excel.clicked; never ``xlwings.Book.caller()``);
+2. refuses, with what to do, a workbook that is not an .xlsx file on this
+   computer (never saved, an unsynced OneDrive or SharePoint address, a file
+   Python may not open, as macOS's folder protection can decide);
+3. notes the active sheet, saves the workbook and closes it (Excel would keep
+   the file locked);
+4. runs on the file exactly what the command line runs: the desk's job when the
+   active sheet is a desk sheet (``musterroll roll-requests`` or
+   ``musterroll trackers --only TRACKER``), else ``musterroll refit``: the same
+   service functions, so the same bytes, charts and dropdowns included; a
+   problem in the workbook leaves the file untouched;
+5. opens the workbook again, on the first new sheet (or the sheet that was
+   active), and shows one dialog: what was added and what follows, or the
+   error as the command line words it (Sheet!Cell, what is there, what is valid).
 
-Both run the same pure service functions as the command line
-(:func:`automation.desk.service.plan_active_sheet`,
-:func:`automation.service.plan_sealed`), with the key in BOOK.key beside the
-workbook, and the new sheets are written into the open workbook as one batch
-(:class:`automation.excel.writer.Writer`), recorded under the name the command
-line gives it so ``musterroll undo`` takes it back. The umpire saves the workbook.
-
-What the umpire sees: progress in Excel's status bar, then one alert: what was
-written and what follows (what the refit waits for, or the rolls the desk
-made); or a Musterroll error as it is (Sheet!Cell, what is there, what is
-valid), with nothing written; or, for an unexpected error, a short message with
-the details in BOOK.musterroll.log beside the workbook. Never a silent failure,
-never a Python traceback.
+A second click while a run is going (Excel stays usable on a Mac) does nothing
+but say so in the status bar: one run at a time holds a lock file in the
+temporary folder. Unexpected errors go to BOOK.musterroll.log beside the
+workbook and a short dialog points to it. Every dialog goes through
+automation.excel.dialogs, which falls back to an AppleScript alert (macOS) or
+a Windows message box when Excel cannot show it.
 """
 from __future__ import annotations
 
@@ -33,51 +34,129 @@ import platform
 import sys
 import tempfile
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from automation.errors import MusterrollError
+from automation.excel import dialogs
+from automation.excel.clicked import ADDIN_SUFFIXES, Click, ExcelError, caller_app, find_book
 
-TITLE = "Musterroll"
-ADDIN_SUFFIXES = (".xlam", ".xla")
+LOCK_NAME = "musterroll-refit-button.lock"
 MAX_ALERT_LINES = 15
 MAX_ALERT_CHARS = 900
 
 
-class ExcelError(MusterrollError):
-    """Excel holds no campaign workbook to work on (none open, the add-in, not saved)."""
+@dataclass
+class Result:
+    """What one click did: the message shown and the sheets added."""
+
+    message: str
+    critical: bool = False
+    written: list[str] = field(default_factory=list)
 
 
-def main() -> None:
-    """Run the button on the active workbook of the Excel that called the add-in."""
+def main(argv: list[str] | None = None) -> None:
+    """The button, as RunPython runs it."""
     try:
-        app = caller_app()
-    except Exception as exc:  # no Excel to show an alert in: RunPython shows stderr
-        print(f"Musterroll: Excel could not be reached from Python ({type(exc).__name__}: {exc}). "
-              "Click Refit in Excel with the campaign workbook open.", file=sys.stderr)
-        raise SystemExit(1) from None
-    run_active_book(app)
+        import xlwings as xw
+
+        click = Click.from_argv(sys.argv if argv is None else argv)
+        app = caller_app(click, xw.apps)
+    except Exception as exc:  # no Excel to show the dialog in: the system's own dialog
+        dialogs.alert(None, f"Musterroll could not reach the Excel you clicked in: {exc}.\n\nNothing was written.",
+                      True)
+        return
+    click_refit(app, click.book_name)
 
 
-def caller_app() -> Any:
-    """The Excel application that ran the add-in's RunMain."""
-    import xlwings as xw
+def click_refit(app: Any, book_name: str, lock_folder: Path | None = None) -> Result | None:
+    """One click on workbook ``book_name`` of ``app``; None if another run is going."""
+    from filelock import FileLock, Timeout
 
-    return xw.Book.caller().app
-
-
-def active_book(app: Any) -> Any:
-    """The workbook in front of the umpire; refuses the add-in itself."""
+    lock = FileLock(str(Path(lock_folder or tempfile.gettempdir()) / LOCK_NAME), timeout=0)
     try:
-        book = app.books.active
+        lock.acquire()
+    except Timeout:
+        _status(app, "Musterroll: a refit is already running; wait for its message")
+        return None
+    try:
+        result = _run(app, book_name)
+        _status(app, f"Musterroll: {result.message.splitlines()[0]}")
+        dialogs.alert(app, result.message, result.critical)
+        return result
+    finally:
+        _quietly(setattr, app, "status_bar", False)
+        lock.release()
+
+
+def _run(app: Any, book_name: str) -> Result:
+    path: Path | None = None
+    closed = False
+    sheet: str | None = None
+    result = Result("")
+    try:
+        book = find_book(app, book_name)
+        if str(book.name).lower().endswith(ADDIN_SUFFIXES):
+            raise ExcelError(f"{book.name} is an add-in, not a campaign workbook. Click into the campaign "
+                             "workbook's window, then click Refit")
+        path = saved_path(book)
+        sheet = active_sheet_name(book)
+        _status(app, f"Musterroll: saving {book.name}...")
+        try:
+            book.save()
+        except Exception as exc:
+            raise ExcelError(f"{path}: Excel could not save the workbook ({exc}). Save it yourself, then click "
+                             "Refit again") from None
+        book.close()
+        closed = True
+        _status(app, f"Musterroll: working on {path.name}...")
+        result = run_on_file(path, sheet)
+    except MusterrollError as exc:
+        result = Result(shown(str(exc), path), critical=exc.exit_code != 0)
     except Exception:
-        book = None
-    if book is None:
-        raise ExcelError("No workbook is open. Open the campaign workbook, then click Refit.")
-    if str(book.name).lower().endswith(ADDIN_SUFFIXES):
-        raise ExcelError(f"{book.name} is an add-in, not a campaign workbook. Click into the campaign workbook's "
-                         "window, then click Refit.")
-    return book
+        log = write_log(path, "Unexpected error:\n" + traceback.format_exc())
+        result = Result("The refit stopped on an unexpected error; nothing was written to the workbook.\n"
+                        f"The details are in {log}. Please send that file with your report.", critical=True)
+    if closed and path is not None:
+        reopened = reopen(app, path, (result.written or [sheet])[0])
+        if reopened is not None:
+            result.message += f"\n\nExcel could not open {path} again ({reopened}): open it with File > Open."
+    return result
+
+
+def saved_path(book: Any) -> Path:
+    """The .xlsx file of ``book`` on this computer, readable and writable by Python."""
+    try:
+        fullname = str(book.fullname or "")
+    except Exception as exc:  # xlwings could not map a OneDrive/SharePoint address to a synced folder
+        raise ExcelError(f"{book.name}: Excel gives the workbook's location as a web address (OneDrive or "
+                         f"SharePoint) and no synced copy was found on this computer ({exc}). Let OneDrive sync "
+                         "the folder, or save a copy in a local folder beside the key file and open that") from None
+    path = Path(fullname)
+    if "://" in fullname:
+        raise ExcelError(f"{fullname}: the workbook is not a file on this computer. Save a copy in a local folder "
+                         "beside its key file, open that copy, then click Refit again")
+    if not fullname or not path.is_absolute():
+        raise ExcelError(f"{book.name}: the workbook has not been saved yet. Save it as .xlsx in the folder of its "
+                         "key file (BOOK.key beside BOOK.xlsx), then click Refit again")
+    if path.suffix.lower() != ".xlsx":
+        raise ExcelError(f"{path}: Musterroll works on .xlsx workbooks. Use File > Save As, Excel Workbook "
+                         "(.xlsx), then click Refit again")
+    try:
+        with open(path, "r+b"):
+            pass
+    except PermissionError:
+        raise ExcelError(f"{path}: Python may not open this file. On a Mac, macOS protects the Desktop, Documents "
+                         "and Downloads folders: move the campaign to another folder (e.g. ~/Campaigns), or allow "
+                         "Python in System Settings > Privacy & Security > Files and Folders") from None
+    except FileNotFoundError:
+        raise ExcelError(f"{path}: Excel names this file but it is not on the disk (a OneDrive folder not synced "
+                         "yet?). Save the workbook in a local folder beside its key file, then click Refit again") \
+            from None
+    except OSError as exc:
+        raise ExcelError(f"{path}: cannot be opened ({exc.strerror or exc})") from None
+    return path
 
 
 def active_sheet_name(book: Any) -> str | None:
@@ -88,95 +167,50 @@ def active_sheet_name(book: Any) -> str | None:
         return None
 
 
-def run_active_book(app: Any) -> list[str]:
-    """One click of the button on ``app``'s active workbook: the desk's job when
-    the active sheet is one the desk works on, else the refit. Returns the names
-    of the sheets written. Every outcome ends in one alert (SystemExit only if
-    Excel cannot show it)."""
-    from automation.excel.source import ExcelSource
-    from automation.excel.writer import Writer
-    from automation.keys import key_path_for
+def run_on_file(path: Path, sheet: str | None) -> Result:
+    """The command line's job for ``sheet`` on the file ``path``."""
+    from automation.desk.service import desk_job
 
-    book: Any = None
-    writer: Any = None
-    job: str | None = None
-    written: list[str] = []
+    job = desk_job(sheet)
+    if job is None:
+        from automation.service import refit
+
+        outcome = refit(path)
+        return Result(success_message(path.name, outcome.date, outcome.written, outcome.waiting),
+                      written=list(outcome.written))
+    from automation.desk.service import roll_requests, update_trackers
+    from automation.desk.trackers import TRACKERS
+
+    if job == "Roll requests":
+        desk = roll_requests(path)
+    else:
+        desk = update_trackers(path, only=[t.id for t in TRACKERS.values() if str(t.title) == job])
+    return Result(desk_message(path.name, job, desk.written, desk.notes), written=list(desk.written))
+
+
+def reopen(app: Any, path: Path, sheet: str | None) -> str | None:
+    """Open ``path`` again in ``app`` and bring ``sheet`` to the front; what failed, or None."""
     try:
-        book = active_book(app)
-        sheet = active_sheet_name(book)
-        from automation.desk.service import desk_job
-
-        job = desk_job(sheet)
-        _status(app, f"Musterroll: reading {book.name}...")
-        source = ExcelSource(book)
-        key_file = key_path_for(source.path)
-        if job is None:
-            from automation.service import plan_sealed
-
-            _status(app, f"Musterroll: refit of {book.name}...")
-            outcome, sheets = plan_sealed(source, key_file=key_file)
-            batch = f"Refit {outcome.date}"
-        else:
-            from automation.desk.service import plan_active_sheet
-
-            _status(app, f"Musterroll: {job} in {book.name}...")
-            outcome, sheets = plan_active_sheet(source, str(sheet), key_file=key_file)
-            batch = desk_batch(outcome.job, [s.name for s in sheets])
-        if sheets:
-            writer = Writer(book, status=lambda text: _status(app, text))
-            screen = app.screen_updating
-            app.screen_updating = False
-            try:
-                written = writer.write_batch(sheets, batch=batch)
-            finally:
-                _quietly(setattr, app, "screen_updating", screen)
-            if writer.notes:
-                write_log(book, "Notes on the appearance of the new sheets:\n" + "\n".join(writer.notes))
-        message = (success_message(book.name, outcome.date, written, outcome.waiting) if job is None
-                   else desk_message(book.name, job, written, outcome.notes))
-        _status(app, f"Musterroll: {message.splitlines()[0]}")
-        _alert(app, message, "info")
-    except MusterrollError as exc:
-        _alert(app, shown(str(exc), book), "info" if exc.exit_code == 0 else "critical")
-    except Exception:
-        notes = writer.notes if writer is not None else []
-        log = write_log(book, "Unexpected error:\n" + traceback.format_exc() + "".join(f"\n{n}" for n in notes))
-        left = [n for n in notes if n.startswith("could not remove")]
-        outcome_text = ("some new sheets could not be removed again: delete them by hand (the log names them)"
-                        if left else "nothing was written to the workbook")
-        what = "The refit" if job is None else f"The desk ({job})"
-        _alert(app, f"{what} stopped on an unexpected error; {outcome_text}.\n"
-                    f"The details are in {log}. Please send that file with your report.", "critical")
-    finally:
-        _quietly(setattr, app, "status_bar", False)
-    return written
-
-
-def desk_batch(job: str, names: list[str]) -> str:
-    """The batch name the command line records for the same sheets
-    (automation.desk.service.roll_requests / update_trackers), so undo reads it alike."""
-    return ("Desk " if job == "roll requests" else "Trackers ") + ", ".join(names)
+        book = app.books.open(str(path))
+    except Exception as exc:
+        return str(exc) or type(exc).__name__
+    if sheet:
+        _quietly(lambda: book.sheets[sheet].activate())
+    return None
 
 
 def success_message(book_name: str, date: str | None, written: list[str], waiting: Any) -> str:
     lines = [f"Refit of {date} in {book_name}"]
-    if written:
-        lines.append("Added: " + ", ".join(written))
-        lines.append("Save the workbook to keep the new sheets.")
-    else:
-        lines.append("Nothing new to write.")
+    lines.append("Added: " + ", ".join(written) if written else "Nothing new to write.")
     lines.append(f"Now {waiting}." if waiting else f"{date}: refit complete.")
     return "\n".join(lines)
 
 
 def desk_message(book_name: str, job: str, written: list[str], notes: list[str]) -> str:
-    """What the desk did: the sheets added, then its notes (each roll made, what
-    was already logged, each tracker's state), cut to fit an alert; the whole is
-    in the new sheets."""
+    """What the desk did: the sheets added, then its notes, cut to fit a dialog."""
     lines = [f"{job} in {book_name}"]
     if written:
         lines.append("Added: " + ", ".join(written))
-        lines.append("Save the workbook to keep the new sheets.")
     else:
         lines.append("Nothing new to write.")
         if job == "Roll requests" and not notes:
@@ -187,7 +221,7 @@ def desk_message(book_name: str, job: str, written: list[str], notes: list[str])
     return "\n".join(lines + notes)
 
 
-def shown(message: str, book: Any) -> str:
+def shown(message: str, path: Path | None) -> str:
     """A Musterroll error as it is; a long list is cut, the whole kept in the log."""
     lines = message.splitlines()
     if len(lines) <= MAX_ALERT_LINES and len(message) <= MAX_ALERT_CHARS:
@@ -197,23 +231,18 @@ def shown(message: str, book: Any) -> str:
         if len(head) == MAX_ALERT_LINES or sum(len(x) + 1 for x in head) + len(line) > MAX_ALERT_CHARS:
             break
         head.append(line)
-    log = write_log(book, "Problems found:\n" + message)
+    log = write_log(path, "Problems found:\n" + message)
     return "\n".join(head) + f"\n... and {len(lines) - len(head)} more (all of them are in {log}).\n\nNothing was written."
 
 
-def log_path(book: Any) -> Path:
+def log_path(path: Path | None) -> Path:
     """BOOK.musterroll.log beside the workbook (the temporary folder if there is none)."""
-    try:
-        path = Path(str(book.fullname))
-        if path.is_absolute() and path.parent.is_dir():
-            return path.with_name(path.stem + ".musterroll.log")
-    except Exception:
-        pass
+    if path is not None and path.is_absolute() and path.parent.is_dir():
+        return path.with_name(path.stem + ".musterroll.log")
     return Path(tempfile.gettempdir()) / "musterroll.log"
 
 
-def write_log(book: Any, text: str) -> Path:
-    path = log_path(book)
+def write_log(path: Path | None, text: str) -> Path:
     try:
         import xlwings
 
@@ -222,26 +251,18 @@ def write_log(book: Any, text: str) -> Path:
         version = "unknown"
     head = (f"--- {dt.datetime.now().isoformat(timespec='seconds')} Musterroll Refit button; "
             f"Python {platform.python_version()} on {sys.platform}; xlwings {version}\n")
-    for where in (path, Path(tempfile.gettempdir()) / "musterroll.log"):
+    for where in (log_path(path), Path(tempfile.gettempdir()) / "musterroll.log"):
         try:
             with open(where, "a", encoding="utf-8") as fh:
                 fh.write(head + text.rstrip() + "\n")
             return where
         except OSError:
             continue
-    return path
+    return log_path(path)
 
 
 def _status(app: Any, text: str) -> None:
     _quietly(setattr, app, "status_bar", text)
-
-
-def _alert(app: Any, text: str, mode: str) -> None:
-    try:
-        app.alert(text, title=TITLE, mode=mode)
-    except Exception as exc:  # Excel would not show it: RunPython shows stderr instead
-        print(f"{text}\n(the alert could not be shown: {exc})", file=sys.stderr)
-        raise SystemExit(1) from None
 
 
 def _quietly(call: Any, *args: Any) -> None:

@@ -9,7 +9,9 @@ what the button writes can be compared with what the command line writes:
 * ``2-date-complete``: after that stage, with both sides' Dec 23 spending
   entered (the demo's), so the refit completes Dec 23: report, roster, ledger,
   summary with its chart;
-* ``3-no-key``: the sample without its key file beside it.
+* ``3-no-key``: the sample without its key file beside it;
+* ``5-accents``: the sample as ``Küstrin.xlsx`` with ``Küstrin.key`` (a name
+  xlwings' Mac code garbles on its way to Python).
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from pathlib import Path
 
 from automation.errors import WorkbookFileError
 
-CASES = ("1-first-refit", "2-date-complete", "3-no-key")
+CASES = ("1-first-refit", "2-date-complete", "3-no-key", "5-accents")
+ACCENTED = "Küstrin"
 
 
 def _copy(book: Path, folder: Path, with_key: bool = True) -> Path:
@@ -48,6 +51,10 @@ def make_test_workbooks(folder: Path) -> list[str]:
                                       kind="orders", column_widths=[c.width for c in K.SPEND.columns])
                              for side, rows in SPEND_DEC23.items()], batch="Spend Dec 23")
     missing = _copy(SAMPLE, folder / CASES[2], with_key=False)
+    accented = folder / CASES[3] / f"{ACCENTED}.xlsx"
+    accented.parent.mkdir(parents=True)
+    shutil.copyfile(SAMPLE, accented)
+    shutil.copyfile(SAMPLE.with_suffix(".key"), accented.with_suffix(".key"))
     lines = []
     for book in (first, complete):
         twin = _copy(book, folder / "expected" / book.parent.name)
@@ -56,4 +63,5 @@ def make_test_workbooks(folder: Path) -> list[str]:
                      f"{outcome.waiting or f'{outcome.date}: refit complete'}\n  musterroll refit wrote the same "
                      f"into {twin}")
     lines.append(f"{missing}\n  Refit must say: {missing.with_suffix('.key')}: the campaign key file is missing...")
+    lines.append(f"{accented}\n  Refit must add: Refit Dec 23 1, as {first} does")
     return lines

@@ -1,481 +1,435 @@
-"""A stand-in for the part of the xlwings object model the Refit button uses,
-behaving as Excel does where it matters:
+"""A stand-in for the part of xlwings' object model the Refit button touches,
+with xlwings 0.37.8's signatures (test_excel_fake compares them with the
+installed xlwings by inspect) and Excel's behaviour where it matters:
 
-* cells read back as Excel gives them: ``None`` when empty, numbers as floats,
-  dates as ``datetime``;
-* a text written into a cell is typed as if entered by hand: "=..." becomes a
-  formula, "-3" or "4.5" a number, "TRUE" a boolean, "Dec 24" a date, unless it
-  starts with the text prefix ``'`` (which is not kept);
-* ``sheets.add`` puts the sheet where asked and makes it the active sheet
-  (``book.sheets.active``, which ``sheet.activate()`` also sets);
-  Windows' COM ``api`` for tab colour, frozen panes and hidden names.
-
-Every class has ``__slots__``: the code under test can use nothing else.
+* a workbook is opened from a real .xlsx file; ``Book.save()`` writes the cells
+  typed since into that file (and leaves the bytes alone when nothing was
+  typed); ``Book.close()`` drops unsaved changes, as ``Close(SaveChanges=False)``;
+  while open, Excel's lock file ``~$NAME`` sits beside it;
+* ``Books.open`` refuses a missing file with ``FileNotFoundError`` and returns
+  the open book when the file is already open, as xlwings does;
+* cells read back as xlwings gives them: ``None`` when empty and for error
+  cells (#N/A, #DIV/0!...), numbers as floats, dates as ``datetime``; on
+  Windows a currency-formatted cell as a ``Decimal``;
+* ``Sheet.used_range`` reaches the last *formatted* cell, not only the last
+  value;
+* ``mac=True`` is Excel for Mac: no window handle, and a multi-area address
+  ("A1:A3,C1:C3") is refused (xlwings' Mac code would silently keep one cell);
+* ``Book.caller()`` returns the active workbook, as RunPython's ``--wb=`` names it;
+* ``App.alert`` records (prompt, title, mode); ``status_bar`` keeps its history.
 """
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
-from dataclasses import dataclass
+import shutil
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+import openpyxl
 
-
-@dataclass(frozen=True)
-class Formula:
-    """A text Excel took for a formula (equal to no value the refit writes)."""
-
-    text: str
-
-
-def typed_by_excel(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
-    if isinstance(value, str):
-        if value.startswith("'"):
-            return value[1:]
-        if value.startswith(("=", "+", "-", "@")) and len(value) > 1:
-            try:
-                return float(value)
-            except ValueError:
-                return Formula(value)
-        try:
-            return float(value)
-        except ValueError:
-            pass
-        if value.upper() in ("TRUE", "FALSE"):
-            return value.upper() == "TRUE"
-        m = re.fullmatch(r"([A-Z][a-z]{2}) (\d{1,2})", value.strip())
-        if m and m.group(1) in MONTHS:
-            return dt.datetime(2026, MONTHS[m.group(1)], int(m.group(2)))
-        return value if value else None
-    raise TypeError(f"Excel cannot take a {type(value).__name__}")
+CURRENCY = re.compile(r"[$€£¥]|\[\$[^\]]*\]")
+ERRORS = {"#N/A", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!"}
 
 
 def cell_address(address: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\$?([A-Z]{1,3})\$?(\d+)", address)
-    assert m, address
+    m = re.fullmatch(r"\$?([A-Z]{1,3})\$?(\d+)", address.upper())
+    if not m:
+        raise ValueError(f"not a cell address: {address!r}")
     col = 0
     for ch in m.group(1):
         col = col * 26 + ord(ch) - 64
     return int(m.group(2)), col
 
 
-def letters(col: int) -> str:
-    out = ""
-    while col:
-        col, rem = divmod(col - 1, 26)
-        out = chr(65 + rem) + out
-    return out
+class App:
+    """One Excel instance."""
 
+    _next_hwnd = 1000
 
-class Tab:
-    __slots__ = ("Color",)
-
-    def __init__(self) -> None:
-        self.Color = None
-
-
-class SheetApi:
-    __slots__ = ("Tab",)
-
-    def __init__(self) -> None:
-        self.Tab = Tab()
-
-
-class Window:
-    """COM's ActiveWindow: freezing applies to the active sheet of the active book."""
-
-    __slots__ = ("app", "SplitColumn", "SplitRow", "_frozen")
-
-    def __init__(self, app: "App") -> None:
-        self.app, self.SplitColumn, self.SplitRow, self._frozen = app, 0, 0, False
+    def __init__(self, visible: bool | None = None, spec: str | None = None, add_book: bool = True,
+                 impl: Any = None, *, mac: bool = False) -> None:
+        self.mac = mac
+        self._books: list[Book] = []
+        self._active: Book | None = None
+        self.alerts: list[tuple[str, str | None, str | None]] = []
+        self.statuses: list[str | bool] = []
+        self.display_alerts = True
+        self.screen_updating = True
+        App._next_hwnd += 1
+        self._hwnd = App._next_hwnd
 
     @property
-    def FreezePanes(self) -> bool:
-        return self._frozen
-
-    @FreezePanes.setter
-    def FreezePanes(self, value: bool) -> None:
-        self._frozen = value
-        sheet = self.app.books.active.active_sheet
-        sheet.frozen = (self.SplitRow, self.SplitColumn) if value else None
-
-
-class AppApi:
-    __slots__ = ("ActiveWindow",)
-
-    def __init__(self, app: "App") -> None:
-        self.ActiveWindow = Window(app)
-
-
-class Font:
-    __slots__ = ("range",)
-
-    def __init__(self, rng: "Range") -> None:
-        self.range = rng
+    def books(self) -> "Books":
+        return Books(self)
 
     @property
-    def bold(self) -> bool:
-        return all(cell in self.range.sheet.bold for cell in self.range.cells())
-
-    @bold.setter
-    def bold(self, value: bool) -> None:
-        for cell in self.range.cells():
-            (self.range.sheet.bold.add if value else self.range.sheet.bold.discard)(cell)
-
-
-class DataValidation:
-    __slots__ = ("range",)
-
-    def __init__(self, rng: "Range") -> None:
-        self.range = rng
-
-    def set_list(self, source: list[str], *, in_cell_dropdown: bool = True) -> None:
-        if not source or any("," in str(v) or ";" in str(v) for v in source):
-            raise ValueError("list values must not be empty or hold commas or semicolons")
-        self.range.sheet.validations.append((self.range.address, list(source)))
-
-
-class Range:
-    __slots__ = ("sheet", "areas", "ndim")
-
-    def __init__(self, sheet: "Sheet", areas: list[tuple[int, int, int, int]], ndim: int | None = None) -> None:
-        self.sheet, self.areas, self.ndim = sheet, areas, ndim
-
-    def cells(self) -> list[tuple[int, int]]:
-        return [(r, c) for r1, c1, r2, c2 in self.areas for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+    def hwnd(self) -> int | None:
+        return None if self.mac else self._hwnd
 
     @property
-    def address(self) -> str:
-        return ",".join(f"${letters(c1)}${r1}" + ("" if (r1, c1) == (r2, c2) else f":${letters(c2)}${r2}")
-                        for r1, c1, r2, c2 in self.areas)
-
-    def _one(self) -> tuple[int, int, int, int]:
-        assert len(self.areas) == 1, "this call needs a single area"
-        return self.areas[0]
+    def pid(self) -> int:
+        return self._hwnd * 7
 
     @property
-    def row(self) -> int:
-        return self._one()[0]
+    def status_bar(self) -> str | bool:
+        return self.statuses[-1] if self.statuses else False
+
+    @status_bar.setter
+    def status_bar(self, value: str | bool) -> None:
+        self.statuses.append(value)
+
+    def alert(self, prompt: str, title: str | None = None, buttons: str = "ok", mode: str | None = None,
+              callback: str | None = None) -> str | None:
+        if mode not in (None, "info", "critical"):
+            raise ValueError(f"mode {mode!r}")
+        self.alerts.append((prompt, title, mode))
+        return "ok"
+
+    def activate(self, steal_focus: bool = False) -> None:
+        pass
+
+
+class Apps:
+    """``xlwings.apps``: the running Excel instances."""
+
+    def __init__(self, *apps: App) -> None:
+        self._apps = list(apps)
+
+    def keys(self) -> list[int]:
+        return [a.pid for a in self._apps]
 
     @property
-    def column(self) -> int:
-        return self._one()[1]
+    def active(self) -> App | None:
+        return self._apps[0] if self._apps else None
 
     @property
-    def last_cell(self) -> "Range":
-        _, _, r2, c2 = self._one()
-        return Range(self.sheet, [(r2, c2, r2, c2)])
+    def count(self) -> int:
+        return len(self)
 
-    def options(self, ndim: int | None = None) -> "Range":
-        return Range(self.sheet, self.areas, ndim)
+    def __iter__(self):
+        return iter(list(self._apps))
 
-    @property
-    def value(self) -> Any:
-        r1, c1, r2, c2 = self._one()
-        grid = [[self.sheet.cells.get((r, c)) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
-        if self.ndim == 2:
-            return grid
-        if r1 == r2 and c1 == c2:
-            return grid[0][0]
-        return grid[0] if r1 == r2 else [row[0] for row in grid] if c1 == c2 else grid
+    def __getitem__(self, item: int) -> App:
+        for a in self._apps:
+            if a.pid == item:
+                return a
+        raise KeyError("Could not find an Excel instance with this PID.")
 
-    @value.setter
-    def value(self, data: Any) -> None:
-        r1, c1, r2, c2 = self._one()
-        if not isinstance(data, list):
-            data = [[data]]
-        assert len(data) == r2 - r1 + 1 and all(len(row) == c2 - c1 + 1 for row in data), "shape differs from range"
-        for i, row in enumerate(data):
-            for j, v in enumerate(row):
-                typed = typed_by_excel(v)
-                if typed is None:
-                    self.sheet.cells.pop((r1 + i, c1 + j), None)
-                else:
-                    self.sheet.cells[(r1 + i, c1 + j)] = typed
+    def __len__(self) -> int:
+        return len(self._apps)
+
+
+class Books:
+    def __init__(self, app: App) -> None:
+        self.app = app
 
     @property
-    def font(self) -> Font:
-        return Font(self)
+    def active(self) -> "Book":
+        if self.app._active is None:
+            raise RuntimeError("no active workbook")  # what pywin32 / appscript raise differs; both raise
+        return self.app._active
 
-    @property
-    def column_width(self) -> float | None:
-        widths = {self.sheet.widths.get(c) for _, c in self.cells()}
-        return widths.pop() if len(widths) == 1 else None
+    def open(self, fullname: str | os.PathLike[str] | None = None, update_links: bool | None = None,
+             read_only: bool | None = None, format: str | None = None, password: str | None = None,
+             write_res_password: str | None = None, ignore_read_only_recommended: bool | None = None,
+             origin: int | None = None, delimiter: str | None = None, editable: bool | None = None,
+             notify: bool | None = None, converter: int | None = None, add_to_mru: bool | None = None,
+             local: bool | None = None, corrupt_load: int | None = None, json: dict[str, Any] | None = None,
+             ) -> "Book":
+        fullname = os.fspath(fullname)
+        if not os.path.exists(fullname):
+            raise FileNotFoundError("No such file: '%s'" % fullname)
+        fullname = os.path.realpath(fullname)
+        name = os.path.basename(fullname)
+        for book in self.app._books:
+            if book.name.lower() == name.lower():
+                if not os.path.samefile(book.fullname, fullname):
+                    raise ValueError(f"Cannot open two workbooks named '{name}', even if they are saved in"
+                                     "different locations.")
+                return book
+        book = Book._from_file(self.app, Path(fullname))
+        self.app._books.append(book)
+        self.app._active = book
+        return book
 
-    @column_width.setter
-    def column_width(self, value: float) -> None:
-        for _, c in self.cells():
-            self.sheet.widths[c] = value
+    def add(self) -> "Book":
+        book = Book._unsaved(self.app, f"Book{len(self.app._books) + 1}")
+        self.app._books.append(book)
+        self.app._active = book
+        return book
 
-    @property
-    def number_format(self) -> str:
-        return self.sheet.formats.get(self.cells()[0], "General")
+    def __call__(self, name_or_index: int | str) -> "Book":
+        if isinstance(name_or_index, int):
+            return self.app._books[name_or_index - 1]
+        for book in self.app._books:
+            if book.name.lower() == str(name_or_index).lower():
+                return book
+        raise KeyError(name_or_index)
 
-    @number_format.setter
-    def number_format(self, value: str) -> None:
-        for cell in self.cells():
-            self.sheet.formats[cell] = value
+    def __iter__(self):
+        return iter(list(self.app._books))
 
-    @property
-    def data_validation(self) -> DataValidation:
-        return DataValidation(self)
+    def __getitem__(self, key: int | str) -> "Book":
+        return self(key + 1) if isinstance(key, int) else self(key)
 
+    def __len__(self) -> int:
+        return len(self.app._books)
 
-class Series:
-    __slots__ = ("name", "values")
-
-    def __init__(self, values: str) -> None:
-        self.name, self.values = None, values
-
-
-class Chart:
-    __slots__ = ("chart_type", "plot_by", "anchor", "series", "x_values", "title")
-
-    def __init__(self, source: Range, chart_type: str, plot_by: str, anchor: Range) -> None:
-        assert plot_by == "columns"
-        self.chart_type, self.plot_by, self.anchor = chart_type, plot_by, anchor.address
-        self.series = [Series(Range(source.sheet, [area]).address) for area in source.areas]
-        self.x_values: str | None = None
-        self.title: str | None = None
-
-    def set_x_axis_values(self, source: Range) -> None:
-        self.x_values = source.address
-
-
-class Charts:
-    __slots__ = ("items",)
-
-    def __init__(self) -> None:
-        self.items: list[Chart] = []
-
-    def add(self, *, source: Range, chart_type: str, plot_by: str, anchor: Range) -> Chart:
-        chart = Chart(source, chart_type, plot_by, anchor)
-        self.items.append(chart)
-        return chart
+    def __contains__(self, key: str) -> bool:
+        return any(b.name.lower() == key.lower() for b in self.app._books)
 
 
-class Sheet:
-    __slots__ = ("book", "_name", "cells", "bold", "widths", "formats", "validations", "charts", "api", "frozen",
-                 "visible")
+class Book:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("open workbooks with app.books.open(PATH) in the fake")
 
-    def __init__(self, book: "Book", name: str) -> None:
-        self.book, self._name = book, name
-        self.cells: dict[tuple[int, int], Any] = {}
-        self.bold: set[tuple[int, int]] = set()
-        self.widths: dict[int, float] = {}
-        self.formats: dict[tuple[int, int], str] = {}
-        self.validations: list[tuple[str, list[str]]] = []
-        self.charts = Charts()
-        self.api = SheetApi()
-        self.frozen: tuple[int, int] | None = None
-        self.visible = True
+    @classmethod
+    def _from_file(cls, app: App, path: Path) -> "Book":
+        book = object.__new__(cls)
+        book._app, book._path, book._name = app, path, path.name
+        book._edits = {}
+        book._workbook = openpyxl.load_workbook(path)
+        book._sheet_names = list(book._workbook.sheetnames)
+        book._active_sheet = book._workbook.active.title
+        book.saves = 0
+        book.closed = False
+        book._lock().write_text("Excel", encoding="utf-8")
+        return book
+
+    @classmethod
+    def _unsaved(cls, app: App, name: str) -> "Book":
+        book = object.__new__(cls)
+        book._app, book._path, book._name = app, None, name
+        book._edits = {}
+        book._workbook = openpyxl.Workbook()
+        book._sheet_names = ["Sheet1"]
+        book._workbook.active.title = "Sheet1"
+        book._active_sheet = "Sheet1"
+        book.saves = 0
+        book.closed = False
+        return book
+
+    def _lock(self) -> Path:
+        assert self._path is not None
+        return self._path.with_name("~$" + self._path.name)
+
+    @classmethod
+    def caller(cls) -> "Book":
+        """As RunPython's ``--wb=`` names it: the workbook that was active at the click."""
+        if CALLER_APP is None or CALLER_APP._active is None:
+            raise Exception("Book.caller() must not be called directly.")
+        return CALLER_APP._active
 
     @property
     def name(self) -> str:
         return self._name
 
-    def range(self, first: Any, last: Any = None) -> Range:
-        if isinstance(first, tuple):
-            r1, c1 = first
-            r2, c2 = last if last is not None else first
-            return Range(self, [(r1, c1, r2, c2)])
-        assert last is None and isinstance(first, str)
-        areas = []
-        for part in first.split(","):
-            a, _, b = part.partition(":")
-            (r1, c1), (r2, c2) = cell_address(a), cell_address(b or a)
-            areas.append((r1, c1, r2, c2))
-        return Range(self, areas)
+    @property
+    def fullname(self) -> str:
+        return self._name if self._path is None else str(self._path)
 
     @property
-    def used_range(self) -> Range:
-        if not self.cells:
-            return Range(self, [(1, 1, 1, 1)])
-        rows = [r for r, _ in self.cells]
-        cols = [c for _, c in self.cells]
-        return Range(self, [(min(rows), min(cols), max(rows), max(cols))])
+    def sheets(self) -> "Sheets":
+        return Sheets(self)
 
-    def activate(self) -> None:
-        self.book.active_sheet = self
+    @property
+    def app(self) -> App:
+        return self._app
 
-    def delete(self) -> None:
-        self.book.sheets.items.remove(self)
+    def save(self, path: str | os.PathLike[str] | None = None, password: str | None = None) -> None:
+        if path is not None or self._path is None:
+            raise NotImplementedError("the fake saves a workbook to its own file only")
+        if self._edits:
+            wb = openpyxl.load_workbook(self._path)
+            for (sheet, row, col), value in self._edits.items():
+                wb[sheet].cell(row, col).value = value
+            wb.save(self._path)
+            self._edits.clear()
+        self.saves += 1
 
-    def values(self) -> list[list[Any]]:
-        """Test helper: A1 to the last used cell, "" when empty (as python-calamine reads)."""
-        if not self.cells:
-            return []
-        last = self.used_range.last_cell
-        return [["" if (v := self.cells.get((r, c))) is None else v for c in range(1, last.column + 1)]
-                for r in range(1, last.row + 1)]
+    def close(self) -> None:
+        self._app._books.remove(self)
+        if self._app._active is self:
+            self._app._active = self._app._books[-1] if self._app._books else None
+        if self._path is not None:
+            self._lock().unlink(missing_ok=True)
+        self.closed = True
+
+    def activate(self, steal_focus: bool = False) -> None:
+        self._app._active = self
+
+
+CALLER_APP: App | None = None
 
 
 class Sheets:
-    __slots__ = ("book", "items", "fail_on_add")
+    def __init__(self, book: Book) -> None:
+        self.book = book
 
-    def __init__(self, book: "Book") -> None:
-        self.book, self.items, self.fail_on_add = book, [], None
+    @property
+    def active(self) -> "Sheet":
+        return Sheet(self.book, self.book._active_sheet)
+
+    def add(self, name: str | None = None, before: "Sheet | None" = None, after: "Sheet | None" = None) -> "Sheet":
+        raise NotImplementedError("the button adds no sheet through Excel")
+
+    def __call__(self, name_or_index: int | str | "Sheet") -> "Sheet":
+        if isinstance(name_or_index, Sheet):
+            return name_or_index
+        if isinstance(name_or_index, int):
+            return Sheet(self.book, self.book._sheet_names[name_or_index - 1])
+        for name in self.book._sheet_names:
+            if name.lower() == name_or_index.lower():
+                return Sheet(self.book, name)
+        raise KeyError(name_or_index)
+
+    def __getitem__(self, key: int | str) -> "Sheet":
+        return self(key + 1) if isinstance(key, int) else self(key)
 
     def __iter__(self):
-        return iter(list(self.items))
+        return iter([Sheet(self.book, n) for n in self.book._sheet_names])
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.book._sheet_names)
+
+
+class Sheet:
+    def __init__(self, book: Book, name: str) -> None:
+        self._book, self._name = book, name
 
     @property
-    def active(self) -> Sheet | None:
-        """The sheet in front of the umpire (xlwings' ``book.sheets.active``)."""
-        return self.book.active_sheet
-
-    def __getitem__(self, key: int | str) -> Sheet:
-        if isinstance(key, int):
-            return self.items[key]
-        for sheet in self.items:
-            if sheet.name.lower() == key.lower():
-                return sheet
-        raise KeyError(key)
-
-    def add(self, name: str | None = None, before: Sheet | None = None, after: Sheet | None = None) -> Sheet:
-        if self.fail_on_add is not None and len(self.items) == self.fail_on_add:
-            raise RuntimeError("Excel refused to add a sheet")
-        assert name and before is None and after is not None
-        if name.lower() in (s.name.lower() for s in self.items):
-            raise ValueError(f"Sheet named '{name}' already present in workbook")
-        sheet = Sheet(self.book, name)
-        self.items.insert(self.items.index(after) + 1, sheet)
-        sheet.activate()
-        return sheet
-
-
-class NameApi:
-    __slots__ = ("Visible",)
-
-    def __init__(self) -> None:
-        self.Visible = True
-
-
-class Name:
-    __slots__ = ("name", "refers_to", "api")
-
-    def __init__(self, name: str, refers_to: str) -> None:
-        self.name, self.refers_to, self.api = name, refers_to, NameApi()
-
-
-class Names:
-    __slots__ = ("items",)
-
-    def __init__(self) -> None:
-        self.items: list[Name] = []
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __getitem__(self, index: int) -> Name:
-        return self.items[index]
-
-    def add(self, name: str, refers_to: str) -> Name:
-        assert refers_to.startswith("="), "refers_to is a formula"
-        made = Name(name, refers_to)
-        self.items.append(made)
-        return made
-
-
-class Book:
-    __slots__ = ("app", "name", "fullname", "sheets", "names", "active_sheet")
-
-    def __init__(self, app: "App", name: str, fullname: str) -> None:
-        self.app, self.name, self.fullname = app, name, fullname
-        self.sheets, self.names = Sheets(self), Names()
-        self.active_sheet: Sheet | None = None
-
-    def snapshot(self) -> dict[str, list[list[Any]]]:
-        """Test helper: every sheet's values, in sheet order."""
-        return {s.name: s.values() for s in self.sheets}
-
-
-class Books:
-    __slots__ = ("items", "active")
-
-    def __init__(self) -> None:
-        self.items: list[Book] = []
-        self.active: Book | None = None
-
-
-class App:
-    __slots__ = ("books", "api", "screen_updating", "alerts", "status_history", "_status")
-
-    def __init__(self) -> None:
-        self.books, self.api, self.screen_updating = Books(), AppApi(self), True
-        self.alerts: list[tuple[str, str | None, str | None]] = []
-        self.status_history: list[str | bool] = []
-        self._status: str | bool = False
+    def name(self) -> str:
+        return self._name
 
     @property
-    def status_bar(self) -> str | bool:
-        return self._status
+    def book(self) -> Book:
+        return self._book
 
-    @status_bar.setter
-    def status_bar(self, value: str | bool) -> None:
-        self._status = value
-        self.status_history.append(value)
+    def activate(self) -> None:
+        self._book._active_sheet = self._name
+        self._book.activate()
 
-    def alert(self, prompt: str, title: str | None = None, buttons: str = "ok", mode: str | None = None,
-              callback: str | None = None) -> str:
-        assert self.screen_updating, "an alert must not be shown while the screen is frozen"
-        self.alerts.append((prompt, title, mode))
-        return "ok"
+    def range(self, cell1: "str | tuple[int, int] | Range", cell2: "str | tuple[int, int] | Range | None" = None,
+              ) -> "Range":
+        if isinstance(cell1, str) and "," in cell1:
+            if self._book._app.mac:
+                raise ValueError(f"{cell1!r}: a multi-area range; xlwings' Mac code keeps only its first cell")
+            cell1 = cell1.split(",")[0]
+        first, last = self._corners(cell1), self._corners(cell2 if cell2 is not None else cell1, last=True)
+        return Range(self, first, last)
+
+    def _corners(self, cell: Any, last: bool = False) -> tuple[int, int]:
+        if isinstance(cell, Range):
+            return cell._last if last else cell._first
+        if isinstance(cell, tuple):
+            return int(cell[0]), int(cell[1])
+        parts = str(cell).split(":")
+        return cell_address(parts[-1] if last else parts[0])
+
+    @property
+    def used_range(self) -> "Range":
+        ws = self._book._workbook[self._name]
+        return Range(self, (1, 1), (max(ws.max_row, 1), max(ws.max_column, 1)))
+
+
+class Range:
+    def __init__(self, sheet: Sheet, first: tuple[int, int], last: tuple[int, int]) -> None:
+        self._sheet, self._first, self._last = sheet, first, last
+        self._ndim: int | None = None
+
+    @property
+    def sheet(self) -> Sheet:
+        return self._sheet
+
+    @property
+    def row(self) -> int:
+        return self._first[0]
+
+    @property
+    def column(self) -> int:
+        return self._first[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._last[0] - self._first[0] + 1, self._last[1] - self._first[1] + 1
+
+    @property
+    def count(self) -> int:
+        rows, cols = self.shape
+        return rows * cols
+
+    @property
+    def last_cell(self) -> "Range":
+        return Range(self._sheet, self._last, self._last)
+
+    def options(self, convert: Any = None, **options: Any) -> "Range":
+        out = Range(self._sheet, self._first, self._last)
+        out._ndim = options.get("ndim")
+        return out
+
+    def _cell(self, row: int, col: int) -> Any:
+        book = self._sheet._book
+        key = (self._sheet._name, row, col)
+        if key in book._edits:
+            return _as_excel_gives(book._edits[key], "General", book._app.mac)
+        cell = book._workbook[self._sheet._name].cell(row, col)
+        if cell.data_type == "e" or (isinstance(cell.value, str) and cell.value in ERRORS and cell.data_type == "e"):
+            return None
+        return _as_excel_gives(cell.value, cell.number_format, book._app.mac)
+
+    @property
+    def value(self) -> Any:
+        rows = [[self._cell(r, c) for c in range(self._first[1], self._last[1] + 1)]
+                for r in range(self._first[0], self._last[0] + 1)]
+        if self._ndim == 2:
+            return rows
+        if len(rows) == 1 and len(rows[0]) == 1:
+            return rows[0][0]
+        if len(rows) == 1 or all(len(r) == 1 for r in rows):
+            return [v for r in rows for v in r]
+        return rows
+
+    @value.setter
+    def value(self, data: Any) -> None:
+        """Typing into the cells (a single value fills the range)."""
+        grid = data if isinstance(data, list) and data and isinstance(data[0], list) else None
+        for i, r in enumerate(range(self._first[0], self._last[0] + 1)):
+            for j, c in enumerate(range(self._first[1], self._last[1] + 1)):
+                self._sheet._book._edits[(self._sheet._name, r, c)] = grid[i][j] if grid else data
+
+
+def _as_excel_gives(value: Any, number_format: str, mac: bool) -> Any:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        if not mac and CURRENCY.search(number_format or ""):
+            return Decimal(str(value))  # pywin32 hands a Currency value over as a Decimal
+        return float(value)
+    if isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    if isinstance(value, dt.time):
+        return dt.datetime.combine(dt.date(1899, 12, 30), value)
+    return value
 
 
 def open_workbook(app: App, path: Path) -> Book:
-    """Present the .xlsx at ``path`` as Excel would, as the active book of ``app``."""
-    import openpyxl
-
-    book = Book(app, path.name, str(path))
-    source = openpyxl.load_workbook(path, data_only=True)
-    for ws in source.worksheets:
-        sheet = Sheet(book, ws.title)
-        for row in ws.iter_rows():
-            for cell in row:
-                if cell.value is not None and cell.value != "":
-                    sheet.cells[(cell.row, cell.column)] = typed_by_excel(cell.value) if not isinstance(cell.value, str) \
-                        else cell.value
-        book.sheets.items.append(sheet)
-    for name, defined in source.defined_names.items():
-        book.names.items.append(Name(name, "=" + defined.attr_text))
-    book.active_sheet = book.sheets.items[0]
-    app.books.items.append(book)
-    app.books.active = book
-    return book
+    """The workbook at ``path`` opened in ``app`` and active, as the umpire leaves it before clicking."""
+    return app.books.open(str(path))
 
 
-def add_in(app: App, folder: Path) -> Book:
-    """The add-in workbook itself, loaded (hidden) in ``app``."""
-    book = Book(app, "musterroll_addin.xlam", str(folder / "musterroll_addin.xlam"))
-    book.sheets.items.append(Sheet(book, "myaddin.conf"))
-    app.books.items.insert(0, book)
-    return book
-
-
-def copy_sample(folder: Path) -> Path:
-    """A copy of the Advance to Rostov sample with its key, in ``folder``."""
-    import shutil
-
+def copy_sample(folder: Path, key: bool = True) -> Path:
     from automation.samples import SAMPLE
 
     folder.mkdir(parents=True, exist_ok=True)
-    book = folder / SAMPLE.name
-    shutil.copyfile(SAMPLE, book)
-    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
-    return book
+    target = folder / SAMPLE.name
+    shutil.copyfile(SAMPLE, target)
+    if key:
+        shutil.copyfile(SAMPLE.with_suffix(".key"), target.with_suffix(".key"))
+    return target

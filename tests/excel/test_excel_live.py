@@ -1,264 +1,252 @@
-"""The Refit button's Python side (musterroll_addin.main) on a book object that
-behaves as Excel presents the Advance to Rostov sample, compared with what
-``musterroll refit`` (automation.service.refit) writes into the same workbook."""
+"""One click of Refit, as xlwings' RunPython starts it, in a fake Excel on
+Windows and on a Mac: the workbook is saved, refitted on disk exactly as
+`musterroll refit` refits it, and opened again on the first new sheet."""
 from __future__ import annotations
 
-import shutil
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-import xlwings
+from filelock import FileLock
 
+import automation.excel.dialogs as dialogs
+import automation.excel.live as live
 import fake_xlwings as fx
-import musterroll_addin
-from automation.excel.rehearsal import CASES, make_test_workbooks
-from automation.workbook import bf_sheets as K
-from automation.workbook.package import NewSheet, list_batches
-from automation.workbook.reader import Workbook
+from excel_helpers import click, open_on, twin
+from automation.excel.clicked import Click, ExcelError, find_book
+from automation.service import refit
 
-BOOK = "advance_to_rostov.xlsx"
+ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def workbooks(tmp_path_factory) -> Path:
-    """The release-test workbooks, each with its twin refitted by the command line in expected/."""
-    folder = tmp_path_factory.mktemp("release-test")
-    make_test_workbooks(folder)
-    return folder
+def test_a_click_leaves_the_very_bytes_musterroll_refit_writes_and_shows_the_new_sheet(excel, monkeypatch, tmp_path):
+    in_excel = fx.copy_sample(tmp_path / "excel")
+    on_disk = twin(in_excel, tmp_path / "cli")
+    book = open_on(excel, in_excel, "Roster Start")
+
+    click(excel, monkeypatch)
+    outcome = refit(on_disk)
+
+    assert in_excel.read_bytes() == on_disk.read_bytes()
+    assert book.saves == 1 and book.closed  # saved, closed, refitted, opened again
+    again = excel.books.active
+    assert again is not book and again.fullname == str(in_excel) and again.sheets.active.name == "Refit Dec 23 1"
+    assert excel.alerts == [(f"Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1\nNow {outcome.waiting}.",
+                             "Musterroll", "info")]
+    assert [s for s in excel.statuses if s][:2] == ["Musterroll: saving advance_to_rostov.xlsx...",
+                                                    "Musterroll: working on advance_to_rostov.xlsx..."]
+    assert excel.statuses[-1] is False
 
 
-@pytest.fixture
-def excel(monkeypatch, tmp_path):
-    """An Excel with the add-in loaded; xw.Book.caller() gives the add-in, as it does for an add-in's macro."""
-    app = fx.App()
-    addin = fx.add_in(app, tmp_path / "XLSTART")
-    monkeypatch.setattr(xlwings.Book, "caller", classmethod(lambda cls: addin))
-    return app
+def test_cells_typed_before_the_click_are_saved_and_read_by_the_refit(excel, monkeypatch, tmp_path):
+    path = fx.copy_sample(tmp_path / "excel")
+    book = open_on(excel, path, "Sides")
+    book.sheets["Sides"].range("C2").value = "ten"
+    before_sheets = [s.name for s in book.sheets]
 
-
-def new_sheets(book: fx.Book, before: list[str]) -> list[str]:
-    return [s.name for s in book.sheets if s.name not in before]
-
-
-def sample_in_excel(app: fx.App, tmp_path: Path) -> tuple[fx.Book, Path]:
-    path = fx.copy_sample(tmp_path / "campaign")
-    return fx.open_workbook(app, path), path
-
-
-# ----------------------------------------------------------------- same sheets as the file adapter
-
-@pytest.mark.parametrize("case", CASES[:2])
-def test_refit_button_writes_the_sheets_musterroll_refit_writes(excel, workbooks, case):
-    book = fx.open_workbook(excel, workbooks / case / BOOK)
-    before = book.snapshot()
-
-    musterroll_addin.main()
-
-    expected = Workbook(workbooks / "expected" / case / BOOK)
-    added = new_sheets(book, list(before))
-    assert added == expected.sheet_names[len(before):] and added  # the same names, in the same order
-    for name in added:
-        assert book.sheets[name].values() == expected.raw(name), name
-    assert {n: v for n, v in book.snapshot().items() if n in before} == before  # the umpire's sheets untouched
-    (prompt, title, mode), = excel.alerts
-    assert mode == "info" and title == "Musterroll" and "Added: " + ", ".join(added) in prompt
-
-
-def test_refit_button_and_musterroll_refit_give_the_same_sheet_names_and_values(excel, workbooks, tmp_path, capsys):
-    from automation.cli import main as cli
-
-    on_disk = tmp_path / "cli" / BOOK
-    shutil.copytree(workbooks / CASES[1], on_disk.parent)
-    book = fx.open_workbook(excel, workbooks / CASES[1] / BOOK)
-    before = [s.name for s in book.sheets]
-
-    musterroll_addin.main()
-    assert cli(["refit", str(on_disk)]) == 0
-
-    file_book = Workbook(on_disk)
-    added = new_sheets(book, before)
-    assert added == file_book.sheet_names[len(before):] == ["Refit Dec 23 2", "Roster Dec 23", "Ledger Dec 23",
-                                                            "Summary Dec 23"]
-    for name in added:
-        assert book.sheets[name].values() == file_book.raw(name), name
-
-
-def test_the_batch_is_recorded_as_musterroll_undo_reads_it(excel, workbooks):
-    book = fx.open_workbook(excel, workbooks / CASES[1] / BOOK)
-    names_before = [n.name for n in book.names.items]
-    musterroll_addin.main()
-
-    record, = [n for n in book.names.items if n.name not in names_before]
-    batches = list_batches(workbooks / "expected" / CASES[1] / BOOK)
-    assert record.name == f"_mr_batch_{len(batches):04d}"
-    assert record.refers_to == "={" + ",".join(f'"{t}"' for t in (batches[-1].name, *batches[-1].sheets)) + "}"
-    assert record.api.Visible is False
-
-
-def test_new_sheets_have_a_bold_frozen_header_sized_columns_tab_colour_dropdowns_and_chart(excel, workbooks):
-    book = fx.open_workbook(excel, workbooks / CASES[1] / BOOK)
-    before = [s.name for s in book.sheets]
-    musterroll_addin.main()
-
-    assert book.active_sheet is book.sheets[new_sheets(book, before)[0]]  # the umpire sees the report first
-    roster = book.sheets["Roster Dec 23"]
-    width = len(K.ROSTER.columns)
-    assert {(1, c) for c in range(1, width + 1)} <= roster.bold and (2, 1) not in roster.bold
-    assert roster.frozen == (1, 0)
-    assert [roster.widths[c + 1] for c in range(width)] == [c.width for c in K.ROSTER.columns]
-    assert roster.api.Tab.Color == 0x35 * 65536 + 0x82 * 256 + 0x54  # #548235 (roster) as COM's BGR number
-    status_col = 1 + [c.name for c in K.ROSTER.columns].index("Status")
-    rows = len(roster.values())
-    assert (f"${fx.letters(status_col)}$2:${fx.letters(status_col)}${rows}", list(K.STATUS)) in roster.validations
-    summary = book.sheets[K.SUMMARY.name_for(date="Dec 23")]
-    chart, = summary.charts.items
-    header = summary.values()[0]
-    assert chart.chart_type == "line_markers" and chart.title == "CPP and stands by date" and chart.anchor == "$I$2"
-    assert [s.name for s in chart.series] == [header[i] for i in (1, 2, 5, 6)]
-    assert chart.x_values == "$A$2"  # one date so far
-
-
-def test_progress_shows_in_the_status_bar_and_excel_gets_it_back_at_the_end(excel, tmp_path):
-    sample_in_excel(excel, tmp_path)
-    musterroll_addin.main()
-    shown = [s for s in excel.status_history if s]
-    assert shown[0] == "Musterroll: reading advance_to_rostov.xlsx..."
-    assert any(s.startswith("Musterroll: writing Refit Dec 23 1 (1 of 1)") for s in shown)
-    assert excel.status_history[-1] is False and excel.screen_updating is True
-
-
-def test_clicking_refit_again_writes_nothing_new_and_says_so(excel, tmp_path):
-    book, _ = sample_in_excel(excel, tmp_path)
-    musterroll_addin.main()
-    after_first = book.snapshot()
-    musterroll_addin.main()
-    assert book.snapshot() == after_first
-    assert "Nothing new to write." in excel.alerts[-1][0] and excel.alerts[-1][2] == "info"
-
-
-# ----------------------------------------------------------------- text stays text
-
-def test_text_that_excel_would_take_for_a_formula_number_or_date_is_written_as_text(excel, tmp_path):
-    from automation.excel.writer import Writer
-
-    book, _ = sample_in_excel(excel, tmp_path)
-    rows = [["Text", "Number", "Flag"], ["=SUM(A1:A9)", 3, True], ["+4", 2.5, False], ["-3", None, None],
-            ["@risk", -1, None], ["Dec 24", 0, None], ["TRUE", None, None], ["'quoted", None, None], ["12", None, None]]
-    Writer(book).write_batch([NewSheet("Typed", rows)], batch="typing test")
-    assert book.sheets["Typed"].values() == [["" if v is None else v for v in row] for row in rows]
-
-
-# ----------------------------------------------------------------- errors reach the umpire
-
-def test_a_bad_value_is_shown_with_its_sheet_and_cell_and_nothing_is_written(excel, tmp_path):
-    book, path = sample_in_excel(excel, tmp_path)
-    book.sheets["Sides"].range((2, 3)).value = "ten"
-    before, names = book.snapshot(), len(book.names)
-
-    musterroll_addin.main()
+    click(excel, monkeypatch)
 
     (prompt, _, mode), = excel.alerts
-    assert mode == "critical"
-    assert "Sides!C2: Starting CPP: text 'ten' where a whole number is expected" in prompt
-    assert prompt.endswith("Nothing was written.") and "Traceback" not in prompt
-    assert book.snapshot() == before and len(book.names) == names
-    assert not path.with_name("advance_to_rostov.musterroll.log").exists()
+    assert mode == "critical" and "Traceback" not in prompt
+    assert re.search(r"Sides!C2: .*'ten' where a whole number is expected", prompt)
+    assert prompt.endswith("\n\nNothing was written.")
+    again = excel.books.active
+    assert [s.name for s in again.sheets] == before_sheets and again.sheets.active.name == "Sides"
+    assert again.sheets["Sides"].range("C2").value == "ten"  # what was typed is kept
 
 
-def test_a_missing_key_file_is_named_in_the_alert(excel, workbooks):
-    path = workbooks / CASES[2] / BOOK
-    book = fx.open_workbook(excel, path)
-    before = book.snapshot()
-    musterroll_addin.main()
+def test_a_second_click_while_a_run_is_going_does_nothing(excel, monkeypatch, tmp_path):
+    import tempfile
+
+    path = fx.copy_sample(tmp_path / "excel")
+    before = path.read_bytes()
+    book = open_on(excel, path, "Campaign")
+    with FileLock(str(Path(tempfile.gettempdir()) / live.LOCK_NAME)):  # the first click's run
+        click(excel, monkeypatch)
+    assert excel.alerts == [] and book.saves == 0 and not book.closed and path.read_bytes() == before
+    assert "Musterroll: a refit is already running; wait for its message" in excel.statuses
+
+
+def test_a_never_saved_workbook_is_refused_and_left_open_as_it_is(excel, monkeypatch):
+    book = excel.books.add()
+    click(excel, monkeypatch)
+    (prompt, _, mode), = excel.alerts
+    assert mode == "critical" and prompt.startswith(f"{book.name}: the workbook has not been saved yet. Save it as "
+                                                    ".xlsx in the folder of its key file")
+    assert book.saves == 0 and not book.closed
+
+
+def test_a_workbook_that_is_not_xlsx_is_refused(excel, monkeypatch, tmp_path):
+    path = fx.copy_sample(tmp_path / "excel")
+    xlsm = path.with_suffix(".xlsm")
+    path.rename(xlsm)
+    book = fx.open_workbook(excel, xlsm)
+    click(excel, monkeypatch)
+    assert "Musterroll works on .xlsx workbooks" in excel.alerts[0][0] and not book.closed
+
+
+def test_a_onedrive_address_without_a_synced_copy_is_explained(excel, monkeypatch, tmp_path):
+    book = fx.open_workbook(excel, fx.copy_sample(tmp_path / "excel"))
+
+    def unmapped(self):
+        raise Exception("Couldn't find your local OneDrive for Business file")  # what xlwings raises
+
+    monkeypatch.setattr(fx.Book, "fullname", property(unmapped))
+    click(excel, monkeypatch)
+    prompt = excel.alerts[0][0]
+    assert "web address (OneDrive or SharePoint)" in prompt and "Couldn't find your local OneDrive" in prompt
+    assert not book.closed and book.saves == 0
+
+
+def test_a_missing_key_file_is_the_command_lines_message_and_the_file_is_untouched(excel, monkeypatch, tmp_path):
+    path = fx.copy_sample(tmp_path / "excel", key=False)
+    before = path.read_bytes()
+    fx.open_workbook(excel, path)
+    click(excel, monkeypatch)
     (prompt, _, mode), = excel.alerts
     assert mode == "critical" and f"{path.with_suffix('.key')}: the campaign key file is missing" in prompt
-    assert book.snapshot() == before
+    assert path.read_bytes() == before and excel.books.active.fullname == str(path)
 
 
-def test_a_long_list_of_problems_is_cut_in_the_alert_and_kept_whole_in_the_log(excel, tmp_path):
-    book, path = sample_in_excel(excel, tmp_path)
-    roster = book.sheets["Roster Start"]
-    for r in range(2, 40):
-        roster.range((r, 11)).value = "Lost"  # Status: not an allowed value
-    musterroll_addin.main()
-    (prompt, _, _), = excel.alerts
-    log = path.with_name("advance_to_rostov.musterroll.log")
-    assert prompt.count("Roster Start!K") < 38 and f"more (all of them are in {log})" in prompt
-    assert all(f"Roster Start!K{r}:" in log.read_text() for r in range(2, 40))
-
-
-def test_an_unexpected_error_gives_a_short_alert_and_the_details_in_a_log_beside_the_workbook(excel, tmp_path, monkeypatch):
+def test_an_unexpected_error_is_logged_beside_the_workbook_and_the_workbook_opened_again(excel, monkeypatch, tmp_path):
     import automation.service
 
     def broken(*args, **kwargs):
-        raise RuntimeError("the dice tower fell over")
+        raise RuntimeError("the dice cup cracked")
 
-    monkeypatch.setattr(automation.service, "plan_refit", broken)
-    book, path = sample_in_excel(excel, tmp_path)
-    before = book.snapshot()
-    musterroll_addin.main()
+    monkeypatch.setattr(automation.service, "refit", broken)
+    path = fx.copy_sample(tmp_path / "excel")
+    before = path.read_bytes()
+    fx.open_workbook(excel, path)
+    click(excel, monkeypatch)
 
     log = path.with_name("advance_to_rostov.musterroll.log")
     (prompt, _, mode), = excel.alerts
-    assert mode == "critical" and "unexpected error" in prompt and str(log) in prompt
-    assert "Traceback" not in prompt and "dice tower" not in prompt
-    assert "RuntimeError: the dice tower fell over" in log.read_text() and "Traceback" in log.read_text()
-    assert book.snapshot() == before
+    assert mode == "critical" and str(log) in prompt and "dice cup" not in prompt
+    assert "RuntimeError: the dice cup cracked" in log.read_text()
+    assert path.read_bytes() == before and excel.books.active.fullname == str(path)
 
 
-def test_a_failure_while_writing_removes_the_sheets_already_added(excel, workbooks):
-    book = fx.open_workbook(excel, workbooks / CASES[1] / BOOK)
-    before, names = book.snapshot(), len(book.names)
-    book.sheets.fail_on_add = len(before) + 2  # Excel refuses the third new sheet
-    musterroll_addin.main()
-    assert book.snapshot() == before and len(book.names) == names
-    assert "unexpected error" in excel.alerts[-1][0] and excel.screen_updating is True
+def test_a_workbook_excel_cannot_open_again_is_said_after_the_result(excel, monkeypatch, tmp_path):
+    path = fx.copy_sample(tmp_path / "excel")
+    fx.open_workbook(excel, path)
+
+    def refuse(self, fullname=None, **kwargs):
+        raise PermissionError("Grant File Access was declined")
+
+    monkeypatch.setattr(fx.Books, "open", refuse)
+    click(excel, monkeypatch)
+    prompt = excel.alerts[0][0]
+    assert prompt.startswith("Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1")
+    assert prompt.endswith(f"Excel could not open {path} again (Grant File Access was declined): open it with "
+                           "File > Open.")
 
 
-def test_the_add_in_itself_is_refused(excel, tmp_path):
-    book, _ = sample_in_excel(excel, tmp_path)
-    excel.books.active = excel.books.items[0]  # the add-in
-    before = book.snapshot()
-    musterroll_addin.main()
-    (prompt, _, mode), = excel.alerts
-    assert mode == "critical" and "musterroll_addin.xlam is an add-in, not a campaign workbook" in prompt
-    assert book.snapshot() == before and [s.name for s in excel.books.items[0].sheets] == ["myaddin.conf"]
+def test_the_workbook_clicked_in_is_the_one_named_not_the_one_active_when_python_starts(excel, monkeypatch, tmp_path):
+    clicked = fx.open_workbook(excel, fx.copy_sample(tmp_path / "clicked"))
+    other_path = tmp_path / "other" / "notes.xlsx"
+    other_path.parent.mkdir()
+    import openpyxl
+
+    openpyxl.Workbook().save(other_path)
+    fx.open_workbook(excel, other_path)  # the umpire switched windows while Python started
+    click(excel, monkeypatch, clicked.name)
+    assert clicked.closed and "Added: Refit Dec 23 1" in excel.alerts[0][0]
 
 
-def test_no_open_workbook_is_said_plainly(excel):
-    musterroll_addin.main()
-    assert excel.alerts == [("No workbook is open. Open the campaign workbook, then click Refit.\n\nNothing was written.",
-                             "Musterroll", "critical")]
+def test_a_mac_name_with_garbled_accents_still_finds_its_workbook(excel, tmp_path):
+    folder = tmp_path / "k"
+    path = fx.copy_sample(folder)
+    kuestrin = path.rename(folder / "Küstrin.xlsx")
+    book = fx.open_workbook(excel, kuestrin)
+    for passed in ("Küstrin.xlsx", "KÜSTRIN.XLSX", "Ku\u0308strin.xlsx", "KÃ¼strin.xlsx", "K?strin.xlsx"):
+        assert find_book(excel, passed) is book, passed
 
 
-def test_a_workbook_never_saved_is_asked_to_be_saved_beside_its_key(excel, tmp_path):
-    book, _ = sample_in_excel(excel, tmp_path)
-    book.fullname = book.name = "Book1"
-    musterroll_addin.main()
-    assert "Book1: the workbook has not been saved yet" in excel.alerts[0][0]
+def test_two_workbooks_a_garbled_name_could_mean_are_not_guessed_between(excel, tmp_path):
+    for name in ("Küstrin.xlsx", "Kästrin.xlsx"):
+        path = fx.copy_sample(tmp_path / name)
+        fx.open_workbook(excel, path.rename(path.with_name(name)))
+    with pytest.raises(ExcelError, match=r"could not tell which open workbook is 'K\?strin.xlsx' "
+                                         r"\(open: Küstrin.xlsx, Kästrin.xlsx\)"):
+        find_book(excel, "K?strin.xlsx")
 
 
-def test_without_excel_main_says_so_on_stderr_for_runpython_to_show(monkeypatch, capsys):
-    def no_caller(cls):
-        raise RuntimeError("Book.caller() must not be called directly")
+def test_the_click_is_read_from_runpythons_arguments():
+    assert Click.from_argv(["-c", '--wb="Küstrin 1944.xlsx"', "--from_xl=1", "--app=x", '--hwnd="4242"']) == \
+        Click("Küstrin 1944.xlsx", 4242)
+    assert Click.from_argv(["-c", "--wb=Book1", "--from_xl=1", "--app=/Applications/Microsoft Excel.app"]) == \
+        Click("Book1", None)
+    with pytest.raises(ExcelError, match="without the name of the workbook"):
+        Click.from_argv(["-c"])
 
-    monkeypatch.setattr(xlwings.Book, "caller", classmethod(no_caller))
+
+def test_without_an_excel_to_reach_the_message_is_a_system_dialog(monkeypatch, capsys):
+    shown = []
+    monkeypatch.setattr(dialogs, "alert_without_excel", lambda text, critical, platform=None: shown.append(text) or True)
+    live.main(["-c"])  # started by hand, not by RunPython
+    assert shown and shown[0].startswith("Musterroll could not reach the Excel you clicked in") and not capsys.readouterr().err
+
+
+def test_with_no_dialog_at_all_the_text_goes_to_stderr_and_the_exit_code_is_1(monkeypatch, capsys):
+    monkeypatch.setattr(dialogs, "alert_without_excel", lambda text, critical, platform=None: False)
     with pytest.raises(SystemExit) as stop:
-        musterroll_addin.main()
-    assert stop.value.code == 1
-    assert "Musterroll: Excel could not be reached" in capsys.readouterr().err
+        live.main(["-c"])
+    assert stop.value.code == 1 and "could not reach the Excel" in capsys.readouterr().err
 
 
-def test_sheets_that_cannot_be_removed_after_a_failure_are_named_not_hidden(excel, workbooks, monkeypatch):
-    book = fx.open_workbook(excel, workbooks / CASES[1] / BOOK)
-    book.sheets.fail_on_add = len(book.snapshot()) + 1  # Excel refuses the second new sheet
+def test_the_mac_alert_hands_the_text_to_osascript_as_an_argument_never_as_script():
+    text = 'He said "stop" \\ and left; do shell script "rm -rf ~"'
+    cmd = dialogs.applescript_alert(text, critical=True)
+    assert cmd[:2] == ["osascript", "-e"] and cmd[-1] == text and text not in cmd[2]
+    assert "as critical" in cmd[2] and cmd[3] == "Musterroll"
 
-    def stuck(sheet):
-        raise RuntimeError("the sheet is locked")
 
-    monkeypatch.setattr(fx.Sheet, "delete", stuck)
+def test_the_button_never_asks_xlwings_for_book_caller():
+    import ast
+
+    sources = [ROOT / "musterroll_addin.py", *sorted((ROOT / "automation" / "excel").glob("*.py"))]
+    calls = [p.name for p in sources for node in ast.walk(ast.parse(p.read_text()))
+             if isinstance(node, ast.Attribute) and node.attr in ("caller", "set_mock_caller")]
+    assert calls == [] and len(sources) > 5
+
+
+def test_a_broken_installation_still_ends_in_a_dialog(monkeypatch):
+    import builtins
+
+    import musterroll_addin
+
+    real_import = builtins.__import__
+
+    def no_automation(name, *args, **kwargs):
+        if name.startswith("automation.excel.live"):
+            raise ModuleNotFoundError("No module named 'automation'")
+        return real_import(name, *args, **kwargs)
+
+    told = []
+    monkeypatch.setattr(builtins, "__import__", no_automation)
+    monkeypatch.setattr(musterroll_addin, "_tell", told.append)
     musterroll_addin.main()
-    prompt = excel.alerts[-1][0]
-    assert "some new sheets could not be removed again" in prompt and "nothing was written" not in prompt
-    log = (workbooks / CASES[1] / "advance_to_rostov.musterroll.log").read_text()
-    assert "could not remove Refit Dec 23 2 after the failure: the sheet is locked" in log
+    assert told and "cannot start: ModuleNotFoundError" in told[0] and "musterroll addin install" in told[0]
+
+
+def test_under_runpython_on_this_platform_the_module_runs_as_the_button_command(tmp_path):
+    """`python -c "import musterroll_addin;musterroll_addin.main()" --wb=...` with no
+    Excel at all: it ends in a message on stderr and exit code 1, never a traceback."""
+    done = subprocess.run([sys.executable, "-c", "import musterroll_addin;musterroll_addin.main()",
+                           "--wb=campaign.xlsx", "--from_xl=1"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "Musterroll could not reach the Excel you clicked in" in done.stderr
+
+
+def test_the_release_tests_accented_workbook_refits_from_a_garbled_mac_name(excel, monkeypatch, tmp_path):
+    from automation.excel.rehearsal import ACCENTED, CASES, make_test_workbooks
+    from automation.workbook.reader import Workbook
+
+    make_test_workbooks(tmp_path / "release")
+    path = tmp_path / "release" / CASES[3] / f"{ACCENTED}.xlsx"
+    fx.open_workbook(excel, path)
+    click(excel, monkeypatch, "KÃ¼strin.xlsx" if excel.mac else None)
+    assert Workbook(path).sheet_names[-1] == "Refit Dec 23 1" and excel.alerts[0][2] == "info"
