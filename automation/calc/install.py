@@ -9,13 +9,15 @@ the usual one.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-from automation.calc.build import EXTENSION_ID, CalcError, build_oxt
+from automation.calc.build import EXTENSION_ID, OXT_FILE, SETTINGS_FILE, CalcError, build_oxt
 
 KNOWN_UNOPKG = (
     "/usr/bin/unopkg", "/usr/lib/libreoffice/program/unopkg", "/opt/libreoffice/program/unopkg",
@@ -123,11 +125,40 @@ def uninstall(user_installation: str | None = None) -> str:
     return f"removed the Musterroll extension ({EXTENSION_ID}) from LibreOffice"
 
 
-def status(user_installation: str | None = None) -> str:
+def default_profile() -> Path:
+    """LibreOffice's usual user profile folder on this system."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "LibreOffice" / "4"
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", str(Path.home()))) / "LibreOffice" / "4"
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "libreoffice" / "4"
+
+
+def installed_copy(user_installation: str | None) -> Path | None:
+    """The extension as unpacked in the profile, if the profile's package map
+    (user/uno_packages/cache/uno_packages.pmap: the identifier, then the
+    unpacked folder, file name, media type and version) lists it."""
+    from urllib.parse import unquote, urlparse
+
+    profile = Path(unquote(urlparse(user_installation).path)) if user_installation else default_profile()
+    cache = profile / "user" / "uno_packages" / "cache"
     try:
-        said = run_unopkg("list", EXTENSION_ID, user_installation=user_installation)
-    except CalcError as exc:
-        if "no such extension" in str(exc).lower() or "not deployed" in str(exc).lower():
-            return "The Musterroll extension is not installed in LibreOffice."
-        raise
-    return said
+        lines = (cache / "uno_packages.pmap").read_bytes().split(b"\n")
+    except OSError:
+        return None
+    for key, value in zip(lines, lines[1:]):
+        if key.rstrip(b"\r").endswith(EXTENSION_ID.encode()):
+            folder, _, rest = value.partition(b"\xff")
+            name = rest.partition(b"\xff")[0].decode("utf-8", "replace")
+            return cache / "uno_packages" / (folder.decode("utf-8", "replace") + "_") / name
+    return None
+
+
+def status(user_installation: str | None = None) -> str:
+    """Whether the profile's package cache holds the extension, and what its button runs."""
+    check_profile(user_installation)
+    found = installed_copy(user_installation)
+    if found is None or not (found / SETTINGS_FILE).is_file():
+        return "The Musterroll extension is not installed in LibreOffice."
+    runs = json.loads((found / SETTINGS_FILE).read_text(encoding="utf-8")).get("musterroll")
+    return f"The Musterroll extension ({EXTENSION_ID}) is installed at {found}; its Refit button runs {runs}."

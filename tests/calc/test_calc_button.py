@@ -206,3 +206,21 @@ def test_a_never_saved_spreadsheet_is_refused_with_what_to_do(office):
     message = office.shown()[before]
     assert message["kind"] == "error" and "has not been saved yet" in message["text"]
     assert "(.xlsx)" in message["text"] and state["sheets"] == ["Sheet1"]
+
+
+def test_status_names_the_program_and_uninstall_removes_the_extension(tmp_path, capsys):
+    require("LibreOffice (soffice)", shutil.which("soffice") is not None)
+    profile = (tmp_path / "profile").as_uri()
+    assert cli(["calc", "status", "--user-installation", profile]) == 0
+    assert "not installed" in capsys.readouterr().out
+    assert cli(["calc", "install", "--user-installation", profile]) == 0
+    capsys.readouterr()
+    assert cli(["calc", "status", "--user-installation", profile]) == 0
+    from automation.calc.build import musterroll_program
+
+    said = capsys.readouterr().out
+    assert "org.musterroll.calc" in said and str(musterroll_program()) in said
+    assert cli(["calc", "uninstall", "--user-installation", profile]) == 0
+    assert "removed the Musterroll extension" in capsys.readouterr().out
+    assert cli(["calc", "status", "--user-installation", profile]) == 0
+    assert "not installed" in capsys.readouterr().out
