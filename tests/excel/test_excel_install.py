@@ -170,3 +170,27 @@ def test_the_release_test_workbooks_are_never_written_over_a_folder_in_use(tmp_p
     assert cli(["addin", "test-workbooks", str(tmp_path)]) == 2
     assert "the folder is not empty" in capsys.readouterr().err
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_the_command_on_a_mac_uses_home_and_this_python(monkeypatch, tmp_path, capsys):
+    home = tmp_path / "home"
+    (home / "Library" / "Group Containers" / "UBF8T346G9.Office").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(install.sys, "platform", "darwin")
+    assert cli(["addin", "install"]) == 0
+    out = capsys.readouterr().out
+    target = home / install.MAC_STARTUP / ADDIN_FILE
+    assert f"installed {target}" in out and f"runs {install.sys.executable}" in out
+    assert config_sheet(target)[1]["Interpreter_Mac"] == install.sys.executable
+    assert cli(["addin", "status"]) == 0 and f"runs {install.sys.executable}" in capsys.readouterr().out
+    assert cli(["addin", "uninstall"]) == 0 and not target.exists()
+
+
+def test_the_command_on_windows_uses_appdata(monkeypatch, tmp_path, capsys):
+    appdata = tmp_path / "Roaming"
+    monkeypatch.setenv("APPDATA", str(appdata))
+    monkeypatch.setattr(install.sys, "platform", "win32")
+    assert cli(["addin", "install"]) == 2  # Excel never started here, and this is no Windows Python path
+    err = capsys.readouterr().err
+    assert "the Windows add-in needs the Python path to start with a drive" in err
+    assert not appdata.exists()
