@@ -79,7 +79,12 @@ def _refit(script_context):
                     True)
     sheet = doc.getCurrentController().getActiveSheet().getName()
     hidden = any(arg.Name == "Hidden" and arg.Value for arg in doc.getArgs())
-    doc.close(True)
+    try:
+        doc.close(True)
+    except Exception as exc:  # a CloseVetoException: something else holds the document
+        return show(ctx, frame, f"{path}: the workbook was saved, but Calc could not close it to refit the file "
+                                f"({getattr(exc, 'Message', exc)}). Close it, run musterroll refit \"{path}\", "
+                                "and open it again.", True)
     try:
         code, out, err = run(program, path)
     finally:
@@ -168,8 +173,11 @@ def show(ctx, frame, text, failed):
     """The message box, and the same text in MUSTERROLL_CALC_MESSAGE_LOG when set."""
     log = os.environ.get(MESSAGE_LOG)
     if log:
-        with open(log, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"kind": "error" if failed else "info", "text": text}, ensure_ascii=False) + "\n")
+        try:
+            with open(log, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"kind": "error" if failed else "info", "text": text}, ensure_ascii=False) + "\n")
+        except OSError:
+            pass
     try:
         toolkit = ctx.getServiceManager().createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
         parent = frame.getContainerWindow() if frame is not None else toolkit.getDesktopWindow()
