@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         for kind, values in runs.items():
             result[kind] = {"wall_s": statistics.median(w for w, _ in values),
                             "cpu_s": statistics.median(c for _, c in values)}
+        result["load_average"] = os.getloadavg()[0]
         result["ratio_to_goal"] = result["umpire"]["wall_s"] / GOAL_S
         result["side_ratio_to_goal"] = result["side"]["wall_s"] / GOAL_S
     finally:
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        print(f"{args.stands} stands, {args.dates} dates ({result['file_mb']:.1f} MB), median of {args.repeat}:")
+        print(f"{args.stands} stands, {args.dates} dates ({result['file_mb']:.1f} MB), median of {args.repeat} "
+              f"(load average {result['load_average']:.1f} on {os.cpu_count()} CPUs):")
         for kind in runs:
             r = result[kind]
             print(f"  {kind:<7} report: {r['wall_s']:6.2f} s wall, {r['cpu_s']:6.2f} s CPU, "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from automation.errors import UsageError, WorkbookFileError
 
@@ -32,19 +33,24 @@ def build_report(book: Path, out: Path, side: str | None = None, key_file: Path 
                  reveal_key: bool = False, quiet: bool = False) -> str:
     """Write the report of ``book`` to ``out``; returns a summary line."""
     from automation.report.frames import dice_statistics
-    from automation.report.gather import audit_status, gather
+    from automation.report.gather import PendingChain, audit_status, gather
     from automation.report.page import render
-    from automation.report.progress import Progress
+    from automation.report.progress import LONG, Progress
     from automation.report.source import open_master, open_side, open_umpire, temporary_folder
 
     book, out = Path(book), Path(out)
     check_out(book, out)
     master = open_master(book)
-    with temporary_folder() as tmp:
-        source = open_umpire(master) if side is None else open_side(master, side, key_file, Path(tmp))
-    key_hex = revealed_key(book, key_file) if reveal_key else None
-    progress = Progress.for_campaign(len(source.reports()), quiet)
-    data = gather(source, progress, audit_status(master, source.viewer, source.commitment, key_hex))
+    key_hex = revealed_key(master, key_file) if reveal_key else None
+    chain = PendingChain(book, in_background=len(master.sheet_names) >= 3 * LONG)
+    try:
+        with temporary_folder() as tmp:
+            source = open_umpire(master) if side is None else open_side(master, side, key_file, Path(tmp))
+        progress = Progress.for_campaign(len(source.reports()), quiet)
+        data = gather(source, progress)
+        data.audit = audit_status(chain.result(), source.viewer, source.commitment, key_hex)
+    finally:
+        chain.close()
     html = render(data, dice_statistics(data, physical=False), dice_statistics(data, physical=True), progress)
     write(out, html)
     progress.close()
@@ -52,13 +58,13 @@ def build_report(book: Path, out: Path, side: str | None = None, key_file: Path 
             f"{len(html.encode('utf-8')) // 1024} KB")
 
 
-def revealed_key(book: Path, key_file: Path | None) -> str:
+def revealed_key(master: Any, key_file: Path | None) -> str:
     """The campaign key, checked against the master's commitment, for a report
     made once the umpire reveals it."""
-    from automation.pbem import guard, planning
+    from automation.pbem import planning
 
-    settings = planning.settings_of(guard.open_book(book))
-    return planning.master_key(book, key_file, str(settings.get("Key commitment") or "")).to_hex()
+    settings = planning.settings_of(master)
+    return planning.master_key(Path(master.path), key_file, str(settings.get("Key commitment") or "")).to_hex()
 
 
 def write(out: Path, html: str) -> None:

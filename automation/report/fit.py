@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 MIN_EXPECTED = 5.0
+PLURAL = {"die": "dice"}
 SHIFT = 0.10  # the bias the "rolls needed" figure is for: 10 percentage points
 Z_ALPHA = 1.959963984540054  # two-sided 5%
 Z_POWER = 0.8416212335729143  # 80% power
@@ -105,6 +106,11 @@ class Fit:
     reading: str
 
 
+def count(n: int, unit: str) -> str:
+    """'1 roll', '32 rolls', '32 dice'."""
+    return f"{n:,} {unit if n == 1 else PLURAL.get(unit, unit + 's')}"
+
+
 def rolls_needed(p: float, shift: float = SHIFT) -> int:
     """Rolls to tell a result's true chance ``p`` from ``p`` +- ``shift``."""
     q = p + shift if p + shift <= 1 else p - shift
@@ -118,7 +124,9 @@ def odds_phrase(p: float) -> str:
     return f"about 1 time in {max(2, round(1 / p)):,}" if p > 0 else "almost never"
 
 
-def fit(labels: Sequence[str], observed: Sequence[int], expected: Sequence[float]) -> Fit:
+def fit(labels: Sequence[str], observed: Sequence[int], expected: Sequence[float], unit: str = "roll") -> Fit:
+    """The test of fit of ``observed`` against ``expected`` counts (``unit``:
+    what is counted, a roll of a table or one die's throw)."""
     rolls = int(sum(observed))
     shares = [e / rolls for e in expected] if rolls else [0.0 for _ in expected]
     best = max(range(len(labels)), key=lambda i: shares[i]) if labels else 0
@@ -126,10 +134,10 @@ def fit(labels: Sequence[str], observed: Sequence[int], expected: Sequence[float
     needed = rolls_needed(p_best) if 0 < p_best < 1 else 0
     likeliest = labels[best] if labels else ""
     cells = pool(observed, expected)
-    need = (f"Telling dice that are 10 points off on '{likeliest}' (expected {p_best:.0%} of rolls) from fair dice takes "
-            f"about {needed:,} rolls" if needed else "")
+    need = (f"Telling dice that are 10 points off on '{likeliest}' (expected {p_best:.0%} of {PLURAL.get(unit, unit + 's')}) from fair dice takes "
+            f"about {count(needed, unit)}" if needed else "")
     if rolls == 0 or len(cells) < 2:
-        reading = (f"{rolls} roll(s): too few to test against the odds. " + (need + "." if need else "")).strip()
+        reading = (f"{count(rolls, unit)}: too few to test against the odds. " + (need + "." if need else "")).strip()
         return Fit(rolls, None, 0, None, len(cells), needed, likeliest, reading)
     stat = sum((o - e) ** 2 / e for o, e, _ in cells)
     df = len(cells) - 1
@@ -141,7 +149,7 @@ def fit(labels: Sequence[str], observed: Sequence[int], expected: Sequence[float
                    "not evidence of a bias on its own")
     else:
         verdict = "rare for fair dice: worth checking the rolls with musterroll verify"
-    reading = (f"{rolls:,} roll(s). Fair dice give a gap from the odds at least this large {odds_phrase(p)} "
+    reading = (f"{count(rolls, unit)}. Fair dice give a gap from the odds at least this large {odds_phrase(p)} "
                f"(chi-square {stat:.2f}, {df} degree(s) of freedom, p = {p:.3g}): {verdict}. "
-               f"{need}; this table has {rolls:,}.")
+               f"{need}; there are {rolls:,} here.")
     return Fit(rolls, stat, df, p, len(cells), needed, likeliest, reading)

@@ -100,5 +100,5 @@ def dice_statistics(data: CampaignData, physical: bool) -> DiceStats:
         labels = [str(i + 1) for i in range(d.die)]
         each = d.rolls / d.die
         frame = pd.DataFrame({"Face": labels, "Observed": list(d.faces), "Expected": [each] * d.die})
-        faces.append(FacesFit(d.side, d.die, frame, fit(labels, list(d.faces), [each] * d.die)))
+        faces.append(FacesFit(d.side, d.die, frame, fit(labels, list(d.faces), [each] * d.die, unit="die")))
     return DiceStats(tables, faces, list(found.unreadable))

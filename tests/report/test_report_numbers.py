@@ -212,3 +212,31 @@ def test_the_key_is_in_the_report_only_when_revealed(capsys, rostov, tmp_path):
     assert key in shown and "Key revealed: <strong>yes</strong>" in shown
     assert "musterroll verify EXPORT.xlsx --key KEY" in plain
     assert "the chain of 8 sealed report(s) is intact" in plain
+
+
+# ------------------------------------------------------------------ the audit
+
+def test_the_chain_checked_in_a_second_process_is_the_one_checked_inline(rostov):
+    from automation.report.gather import PendingChain, check_chain
+
+    inline = check_chain(str(rostov))
+    assert inline.reports == 8 and inline.problems == () and inline.dates == ("Dec 23", "Dec 24", "Dec 25", "Dec 26")
+    assert PendingChain(rostov, in_background=True).result() == inline
+
+
+def test_a_changed_report_shows_a_broken_chain_to_the_umpire_and_only_the_fact_to_a_side(capsys, rostov, tmp_path):
+    import shutil
+
+    import openpyxl
+
+    book = tmp_path / "rostov.xlsx"
+    shutil.copyfile(rostov, book)
+    shutil.copyfile(rostov.with_suffix(".key"), book.with_suffix(".key"))
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Refit Dec 24 2"]
+    ws["K4"] = "Repaired: back in service"  # the repair roll's result, rewritten
+    wb.save(book)
+    umpire = report(capsys, book, tmp_path / "u.html", "--quiet").read_text(encoding="utf-8")
+    side = report(capsys, book, tmp_path / "s.html", "--side", "Russian", "--quiet").read_text(encoding="utf-8")
+    assert "Tamper-evident chain: <strong>NOT intact</strong>" in umpire and "the chain is broken" in umpire
+    assert "Tamper-evident chain: <strong>NOT intact</strong>" in side and "ask the umpire" in side
