@@ -40,6 +40,10 @@ def gather(source: Source, progress: Progress) -> CampaignData:
         progress.step()
     data.events = module.events(source)
     data.measures = module.measures(source, data.events)
+    if source.viewer is None:  # the dice desk's logs are the umpire's
+        from automation.audit.desk import check_desk
+
+        data.desk_physical = list(check_desk(source.book, None).physical)
     return data
 
 

@@ -100,6 +100,7 @@ class CampaignData:
     rolls: list[Roll] = field(default_factory=list)
     system: Any = None  # the campaign's rule system (odds of each table)
     audit: Audit | None = None
+    desk_physical: list[str] = field(default_factory=list)  # physical dice of the dice desk's logs (umpire only)
 
     @property
     def for_whom(self) -> str:

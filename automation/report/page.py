@@ -111,7 +111,7 @@ def economy(data: CampaignData) -> str:
 
 def _rank(item: str) -> int:
     for n, name in enumerate(ECONOMY_ITEMS):
-        if item.endswith(name):
+        if item == name:
             return n
     return len(ECONOMY_ITEMS)
 
@@ -165,7 +165,12 @@ def dice(data: CampaignData, keyed: DiceStats, physical: DiceStats, progress: Pr
         out.append("<p>Rolls entered by hand from physical dice, kept apart from the keyed rolls.</p>")
         out.append(_dice_block(data, physical, progress, "physical "))
     else:
-        out.append(none("No roll of this report was made with physical dice: every roll derives from the campaign key."))
+        out.append(none("No roll of the refit reports was made with physical dice: every one derives from the campaign "
+                        "key."))
+    if data.desk_physical:
+        items = "".join(f"<li>{escape(p)}</li>" for p in data.desk_physical)
+        out.append(f"<p>Physical dice entered on the dice desk (in-game rolls, not derived from the key, not counted "
+                   f"above): {len(data.desk_physical)}</p><ul id=\"desk-physical\">{items}</ul>")
     if keyed.left_out:
         out.append(none(f"Left out of the statistics (unreadable table, column or DRM): {', '.join(keyed.left_out)}"))
     return "".join(out)

@@ -119,7 +119,9 @@ def is_physical(h: Header, row: list[Any]) -> bool:
         value = str(h.get(row, column) or "").strip().lower()
         if value and value not in ("no", "false", "0", "keyed"):
             return True
-    return "physical" in str(h.get(row, "Dice") or "").lower()
+    from automation.desk.dice import is_physical as physical_label
+
+    return physical_label(str(h.get(row, "Label") or "")) or "physical" in str(h.get(row, "Dice") or "").lower()
 
 
 def rolls_of(source: Source, sheet: DatedSheet) -> list[Roll]:

@@ -48,3 +48,26 @@ def test_the_console_check_catches_a_script_error(tmp_path):
     page.write_text("<!DOCTYPE html><html><body><p>x</p><script>undefinedFunction();</script></body></html>")
     _, log = browse(page, tmp_path)
     assert console_errors(log)
+
+
+def test_the_report_prints_to_pdf_with_every_date_opened(capsys, bridge, tmp_path):
+    import shutil
+    import subprocess
+
+    from tests.report.helpers import FLAGS, chromium
+
+    page = report(capsys, bridge, tmp_path / "report.html", "--quiet")
+    pdf = tmp_path / "report.pdf"
+    done = subprocess.run([chromium(), *FLAGS, f"--user-data-dir={tmp_path / 'print'}", "--no-pdf-header-footer",
+                           f"--print-to-pdf={pdf}", page.resolve().as_uri()], capture_output=True, text=True, timeout=180)
+    assert pdf.exists(), done.stderr[-2000:]
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page") + data.count(b"/Type/Page") > 3
+    if shutil.which("pdftotext"):  # the first date's fold is closed on screen, open on paper
+        text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, timeout=120).stdout
+        assert "bought I3(S) Volksgrenadier Pltn" in text and "Block A: Controlled by the British" in text
+    if shutil.which("pdftoppm"):  # the first page as a picture, for a person to look at
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "2", str(pdf), str(tmp_path / "page")],
+                       check=True, timeout=120)
+        assert list(tmp_path.glob("page*.png"))
+    print(f"printed: {pdf}")
