@@ -8,7 +8,11 @@
 * :mod:`automation.audit.rolls` -- each roll re-derived from the key and its
   label;
 * :mod:`automation.audit.replay` -- with the key: every refit run again from
-  what it read, and its sheets compared cell for cell.
+  what it read, and its sheets compared cell for cell;
+* :mod:`automation.audit.desk` -- the dice desk's and trackers' logs, and
+  physical dice entered by hand;
+* :mod:`automation.audit.player` -- the Dice audit sheet of a player's export,
+  and ``musterroll verify EXPORT.xlsx``.
 """
 from __future__ import annotations
 

@@ -29,6 +29,17 @@ def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, .
         raise UsageError("--contribution needs --key FILE: the key file keeps the base the contributions were mixed into")
     book = guard.open_book(path)
     key_data = read_key_file(key_file) if key_file else None
+    from automation.audit.player import check_export, export_settings, is_export
+
+    if is_export(book):  # a player's copy: its own rolls, with the revealed key if given
+        campaign = export_settings(book).get("Key commitment", "")
+        if key_data is not None and key_data.key.commitment != campaign:
+            raise KeyError_(f"{key_file}: this key does not match the export's Key commitment (Export sheet: "
+                            f"{campaign[:16]}..., the key gives {key_data.key.commitment[:16]}...); the export "
+                            "belongs to another campaign, or the key does")
+        checked = check_export(book, key_data.key if key_data else None)
+        checked.key_file = key_file
+        return checked
     if key_data is not None:
         commitment = _commitment(book)
         if commitment and key_data.key.commitment != commitment:

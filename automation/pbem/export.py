@@ -245,6 +245,15 @@ def info_sheet(settings: dict[str, Any], side: str, date: str, decision: Decisio
     return OutSheet(INFO_SHEET, rows, tab="settings", widths=[20, 90])
 
 
+def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: str) -> OutSheet:
+    """The Dice audit sheet: every roll the export shows, each with its commitment
+    (automation.audit.player), so the player can check their own rolls."""
+    from automation.audit.player import AUDIT_SHEET, audit_rows
+
+    rows = audit_rows([(s.name, s.rows) for s in sheets], key, commitment, side)
+    return OutSheet(AUDIT_SHEET, rows, tab="report", widths=[16, 6, 34, 26, 12, 10, 8, 6, 6, 24, 34])
+
+
 def write_export(out: Path, sheets: list[OutSheet], password: str | None) -> None:
     from automation.pbem import xlsx
 
@@ -308,6 +317,7 @@ def export(book_path: Path, side: str, out: Path, password: str | None = None, k
         sheets += view.orders_sheets(book, planned, side, decision, balances, key)
     sheets += view.side_sheets(book, planned, side)
     sheets = scrub(sheets, view.secret_names(book, planned, side, key))
+    sheets.append(dice_audit(sheets, key, commitment, side))
     write_export(out, sheets, password)
     what = f"orders sheet {decision.sheet!r}" if decision.sheet else f"no orders sheet ({decision.note})"
     return (f"wrote {out} for {side}: {len(sheets)} sheet(s), {what}"

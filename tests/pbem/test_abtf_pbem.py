@@ -200,7 +200,7 @@ def test_each_side_gets_its_own_sheets_and_the_public_ones(capsys, abtf, tmp_pat
         "Export", "Orders 18PM British", "Choices", "Sides", "CG Dates", "Reinforcements", "Chit Limits", "RePh 17N 1",
         "Purchases 17N British", "RePh 17N 2", "End 17N", "Orders 18AM British", "RePh 18AM 1", "Purchases 18AM British",
         "RePh 18AM 2", "Units 18AM", "Blocks 18AM", "CG Roster 18AM", "RG Record 18AM", "RG Chart British",
-        "Enemy CG Roster"]
+        "Enemy CG Roster", "Dice audit"]
     for name in ("Units 18AM", "CG Roster 18AM", "RG Record 18AM", "End 17N", "Chit Limits", "Sides"):
         rows = wb.raw(name)
         assert {r[rows[0].index("Side")] for r in rows[1:]} == {"British"}, name
