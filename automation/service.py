@@ -1,5 +1,5 @@
 """Service functions shared by the command line and the Excel ribbon: each
-takes a workbook path (or the live adapter's equivalent) and does one job."""
+takes a workbook path (or a BookSource read from one) and does one job."""
 from __future__ import annotations
 
 import shutil
@@ -55,8 +55,8 @@ def system_of(book: Workbook, settings: dict[str, Any]):
 def prepare(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None) -> Planned:
     """Read ``book`` and run its refit in memory, keeping the run.
 
-    ``book`` is the file adapter's :class:`Workbook` or the live Excel
-    adapter's equivalent; both go through the same sheet contract. The key
+    ``book`` is the file adapter's :class:`Workbook` (or another BookSource
+    going through the same sheet contract). The key
     is given, or read from ``key_file`` (default: BOOK.key beside the book)."""
     from automation.systems import campaign_system
     from automation.workbook.tables_io import system_from_workbook

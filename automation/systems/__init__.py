@@ -16,7 +16,8 @@ from automation.engine.tables import RuleSystem
 
 class BookSource(Protocol):
     """What a refit reads a workbook through: the file adapter
-    (automation.workbook.reader.Workbook) and the live Excel adapter both are."""
+    (automation.workbook.reader.Workbook) is one; the Excel and Calc buttons run the
+    command line's file functions, so they read through it too."""
 
     path: Any
     digest: str
