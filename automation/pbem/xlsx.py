@@ -1,7 +1,11 @@
 """Writing a player's export: a whole new workbook (XlsxWriter), holding only
 what is given to it. Nothing else goes in: no hidden sheet, no defined name, no
 comment, no formula, blank document properties; every text is written as text
-(text that starts with = + - @ never becomes a formula)."""
+through :func:`automation.workbook.text.write_text` (text that starts with
+= + - @ never becomes a formula, text shaped like rich-text markup stays text).
+Every sheet prints one page wide with its header repeated, landscape when wide
+(:mod:`automation.workbook.layout`); code columns (factors, IDs, date labels) are
+Text-formatted, and a date in one of them is written as its label."""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automation.workbook.layout import WIDE_COLUMN, code_columns, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
+from automation.workbook.text import check_calendar_date, date_label, write_text
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 MAX_WIDTH = 60
@@ -53,22 +59,36 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
                                            "strings_to_numbers": False})
     book.set_properties({"title": "", "subject": "", "author": "", "manager": "", "company": "", "category": "",
                          "keywords": "", "comments": "", "status": "", "created": NEUTRAL_DATE})
-    head = book.add_format({"bold": True, "bg_color": "#D9E1F2", "border": 1})
-    note = book.add_format({"bold": True, "font_color": "#C00000"})
+    styles = {
+        "head": book.add_format({"bold": True, "bg_color": "#D9E1F2", "border": 1}),
+        "note": book.add_format({"bold": True, "font_color": "#C00000"}),
+        "text": book.add_format({"num_format": "@"}),
+        "left": book.add_format({"align": "left"}),
+        "wrap": book.add_format({"text_wrap": True, "valign": "top"}),
+        "run": book.add_format({}),
+    }
     try:
         for sheet in sheets:
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))
             width = max((len(r) for r in sheet.rows), default=0)
-            for c in range(width):
-                w = sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
-                ws.set_column(c, c, w)
+            codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
+            widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
+                      for c in range(width)]
+            for c, w in enumerate(widths):
+                column_style = "text" if c in codes else "wrap" if w >= MAX_WIDTH else None
+                ws.set_column(c, c, w, styles[column_style] if column_style else None)
             for r, row in enumerate(sheet.rows):
                 for c, value in enumerate(row):
-                    _cell(ws, r, c, value, head if r == 0 else None)
+                    style = "head" if r == 0 else "text" if c in codes else \
+                        "left" if c < len(widths) and widths[c] >= WIDE_COLUMN else None
+                    _cell(ws, r, c, value, styles, style, f"{sheet.name}!{_ref(r, c)}")
             for c, text in sheet.notes:
-                ws.write_string(0, c, text, note)
+                write_text(ws, 0, c, text, f"{sheet.name}!{_ref(0, c)}", styles["note"], styles["run"])
                 ws.set_column(c, c, max(len(text) + 2, 12))
+                widths += [12.0] * (c + 1 - len(widths))
+                widths[c] = max(len(text) + 2, 12)
+            page_setup(ws, widths)
             ws.freeze_panes(1, 0)
             for d in sheet.dropdowns:
                 options: dict[str, Any] = {"validate": "list", "source": d.source, "ignore_blank": True}
@@ -83,16 +103,26 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
         book.close()
 
 
-def _cell(ws: Any, r: int, c: int, value: Any, fmt: Any) -> None:
+def _ref(r: int, c: int) -> str:
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    return xl_rowcol_to_cell(r, c)
+
+
+def _cell(ws: Any, r: int, c: int, value: Any, styles: dict[str, Any], style: str | None, where: str) -> None:
     if value is None or value == "":
         return
+    fmt = styles[style] if style else None
     if isinstance(value, bool):
-        ws.write_string(r, c, "Yes" if value else "No", fmt)
+        value = "Yes" if value else "No"
     elif isinstance(value, (int, float)):
-        ws.write_number(r, c, value, fmt)
+        ws.write_number(r, c, value, fmt if style != "text" else None)
+        return
+    elif isinstance(value, dt.date) and style == "text" and r:
+        value = date_label(value)  # a date in a label column is the label the umpire typed
     elif isinstance(value, dt.datetime):
-        ws.write_string(r, c, value.date().isoformat() if value.time() == dt.time() else value.isoformat(), fmt)
+        check_calendar_date(value, where)
+        value = value.date().isoformat() if value.time() == dt.time() else value.isoformat()
     elif isinstance(value, dt.date):
-        ws.write_string(r, c, value.isoformat(), fmt)
-    else:
-        ws.write_string(r, c, str(value), fmt)
+        value = check_calendar_date(value, where).isoformat()
+    write_text(ws, r, c, str(value), where, fmt if style != "left" else None, styles["run"])

@@ -350,6 +350,12 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                   if (m := RECORD.fullmatch(n.get("name")))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
+    taken_titles = {n.get("localSheetId") for n in (names_node.children if names_node is not None else ())
+                    if n.get("name").lower() == "_xlnm.print_titles"}
+    for i, grafted in enumerate(result.sheets, start=len(current)):  # each new sheet prints its header on every page
+        if str(i) not in taken_titles:
+            quoted = "'" + grafted.name.replace("'", "''") + "'"
+            record += f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}!$1:$1</{tag}>'
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
     if names_node is not None:
         wb_edits.append(insert_child(wb, names_node, record))

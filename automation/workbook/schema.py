@@ -91,11 +91,30 @@ def check_sheet_name(name: str) -> str:
     return name
 
 
+MAX_DATE_LABEL = 12
+
+# Columns whose values are codes that look like dates or numbers to a spreadsheet
+# (ASL factors 6-5-8, leader ratings 8-1, unit and RG IDs, date labels): every
+# template and every sheet written formats them as Text, and the reader explains
+# a value Excel has already turned into a date or a number.
+CODE_COLUMNS = frozenset({
+    "Date", "CG Date", "ID", "RG", "RG ID", "Unit", "Strength", "Squad/HS", "Replaced by", "Str", "# Units",
+    "Stand", "ME", "Subject", "Location", "With", "Item", "Leader", "Units", "KG", "Turn",
+})
+
+
+def is_code_column(header: str) -> bool:
+    return header.strip() in CODE_COLUMNS
+
+
 def check_date_label(label: str) -> str:
-    """A CG date label as used in sheet names: 'Dec 24', 'Dec 24 AM', '18PM'."""
+    """A CG date label as used in sheet names: 'Dec 24', 'Dec 24 AM', '18PM';
+    counted in UTF-16 units, as Excel counts a sheet name."""
     label = str(label).strip()
-    if not label or len(label) > 12:
-        raise ValueError(f"date {label!r} must be 1-12 characters")
+    length = len(label.encode("utf-16-le", "surrogatepass")) // 2
+    if not label or length > MAX_DATE_LABEL:
+        raise ValueError(f"date {label!r} must be 1-{MAX_DATE_LABEL} characters (as a sheet name counts them; "
+                         f"it has {length})")
     bad = FORBIDDEN_SHEET_CHARS.search(label)
     if bad:
         raise ValueError(f"date {label!r} may not contain {bad.group()!r}")

@@ -9,61 +9,53 @@ rewrites their relationships, and appends the few cell formats the sheets use to
 target's ``styles.xml`` (append only; the ``s="N"`` indexes are remapped). The
 package writer (``automation.workbook.package``) then adds the parts to the target.
 
-Strings are always written with ``write_string`` (text that starts with ``=``, ``+``,
-``-`` or ``@`` stays text) and XlsxWriter runs in ``constant_memory`` mode, in which it
-writes every string inline (``t="inlineStr"``): the target's ``sharedStrings.xml`` is
-never needed. Two XlsxWriter quirks are worked around: a plain string shaped like
-``<r>...</r>`` would be copied into the XML unescaped (it is written as a placeholder
-and substituted afterwards), and double quotes in a dropdown list are not escaped.
+Strings are always written through :func:`automation.workbook.text.write_text` (text
+that starts with ``=``, ``+``, ``-`` or ``@`` stays text; text shaped like ``<r>...</r>``
+is written as two plain runs, never as markup) and XlsxWriter runs in
+``constant_memory`` mode, in which it writes every string inline
+(``t="inlineStr"``): the target's ``sharedStrings.xml`` is never needed. Double
+quotes in a dropdown list, which XlsxWriter does not escape, are doubled here.
+
+Every sheet prints (:mod:`automation.workbook.layout`): one page wide, landscape
+when wide, the header row repeated; code columns (factors, IDs, date labels) are
+Text-formatted.
 
 Tab colours by kind: report blue #4472C4, roster green #548235, orders orange
 #ED7D31, ledger gold #BF8F00, log grey #7F7F7F, tables purple #7030A0, settings dark
 red #C00000.
 
-The module also holds the small XML toolkit both modules use to edit package parts
-as text (docProps/app.xml's sheet titles included): it keeps every byte it is not
-asked to change, so namespaces, prefixes, ``mc:Ignorable``, ``extLst`` and formatting
-survive. Every part is first parsed with defusedxml (no DTD, no entities) and the
-tokenizer's element list is checked against that parse before any edit is made.
+The XML toolkit both modules use to edit package parts as text lives in
+:mod:`automation.workbook.xmlparts`; its names are re-exported here.
 """
 from __future__ import annotations
 
-import codecs
 import datetime as dt
 import io
 import math
 import posixpath
 import re
-import secrets
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from defusedxml import DefusedXmlException
-from defusedxml import ElementTree as SafeET
 from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_cell_to_rowcol, xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from automation.errors import UsageError, WorkbookFileError
-
-MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
-EP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
-VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
+from automation.workbook.layout import WIDE_COLUMN, code_columns, page_setup
+from automation.workbook.text import MAX_TEXT, check_calendar_date, utf16_len, write_text  # noqa: F401
+from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
+    EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
+    escape_text, in_scope, insert_child, parse_xml, prefix_for, qualified, set_attr, unescape,
+)
 TAB_COLOURS: Mapping[str, str] = {
     "report": "#4472C4", "roster": "#548235", "orders": "#ED7D31", "ledger": "#BF8F00",
     "log": "#7F7F7F", "tables": "#7030A0", "settings": "#C00000", "results": "#FFC000",
 }
-MAX_ROWS, MAX_COLS, MAX_TEXT = 1_048_576, 16_384, 32_767
+MAX_ROWS, MAX_COLS = 1_048_576, 16_384
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def utf16_len(text: str) -> int:
-    """Length as Excel counts it (UTF-16 code units)."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def check_sheet_name(name: object) -> str:
@@ -152,59 +144,63 @@ def _last(rows: Sequence[Sequence[object]], last: int | None, first: int) -> int
 
 def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     """Draw ``sheets`` into a new XlsxWriter workbook. Returns its bytes and the
-    placeholder -> text map of strings XlsxWriter would have mangled."""
+    placeholder -> text map of strings to substitute (none: rich-text-shaped text
+    is written as plain runs)."""
     out = io.BytesIO()
     book = Workbook(out, {"constant_memory": True, "strings_to_numbers": False,
                           "strings_to_formulas": False, "strings_to_urls": False})
-    numbers = {None: {}, "d": {"num_format": "yyyy-mm-dd"}, "t": {"num_format": "yyyy-mm-dd hh:mm"}}
+    numbers = {None: {}, "d": {"num_format": "yyyy-mm-dd"}, "t": {"num_format": "yyyy-mm-dd hh:mm"},
+               "@": {"num_format": "@"}, "left": {"align": "left"}}
     formats = {(head, kind): book.add_format({**({"bold": True, "bottom": 1} if head else {}), **extra})
                if head or kind else None for head in (False, True) for kind, extra in numbers.items()}
-    placeholders: dict[str, str] = {}
+    run = book.add_format({})
     try:
         for sheet in sheets:
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS[sheet.kind])
             ws.freeze_panes(1, 0)
             widths = _auto_widths(sheet.rows) if sheet.column_widths is None else list(sheet.column_widths)
+            codes = set(code_columns(sheet.rows[0]))
             for c, width in enumerate(widths):
                 if not isinstance(width, (int, float)) or not 0 <= width <= 255:
                     raise UsageError(f"sheet {sheet.name!r}: column width {width!r} must be 0..255")
-                ws.set_column(c, c, float(width))
+                ws.set_column(c, c, float(width), formats[(False, "@")] if c in codes else None)
+            wide = {c for c, width in enumerate(widths) if width >= WIDE_COLUMN}
+            page_setup(ws, widths)
             for r, row in enumerate(sheet.rows):
                 if len(row) > MAX_COLS:
                     raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
                 for c, value in enumerate(row):
-                    _write(ws, f"{sheet.name}!{xl_rowcol_to_cell(r, c)}", r, c, value, formats, placeholders)
+                    style = "@" if c in codes else "left" if c in wide else None
+                    _write(ws, f"{sheet.name}!{xl_rowcol_to_cell(r, c)}", r, c, value, formats, run, style)
             for rule in sheet.validations:
                 _validation(ws, sheet, rule)
             if sheet.chart is not None:
                 _chart(book, ws, sheet, sheet.chart)
     finally:
         book.close()
-    return out.getvalue(), placeholders
+    return out.getvalue(), {}
 
 
 def _write(ws: Worksheet, where: str, r: int, c: int, value: object,
-           formats: Mapping[tuple[bool, str | None], Format | None], placeholders: dict[str, str]) -> None:
+           formats: Mapping[tuple[bool, str | None], Format | None], run: Format, style: str | None = None) -> None:
     head = r == 0
     if value is None:
         return
     if isinstance(value, str):
-        if utf16_len(value) > MAX_TEXT:
-            raise UsageError(f"{where}: text of {utf16_len(value)} characters; a cell holds {MAX_TEXT}")
-        if value.startswith("<r>") and value.endswith("</r>"):
-            key = f"\ue000musterroll-{secrets.token_hex(8)}-{len(placeholders)}\ue000"
-            placeholders[key], value = value, key
-        _fail(ws.write_string(r, c, value, formats[(head, None)]), where, "text not written")
+        fmt = formats[(head, "@" if style == "@" else None)]
+        _fail(write_text(ws, r, c, value, where, fmt, run), where, "text not written")
     elif isinstance(value, bool):
         _fail(ws.write_boolean(r, c, value, formats[(head, None)]), where, "boolean not written")
     elif isinstance(value, (int, float)):
         if not math.isfinite(value if isinstance(value, float) else (1.0 if abs(value) < 1e300 else math.inf)):
             raise UsageError(f"{where}: {value!r} cannot be stored in a workbook")
-        _fail(ws.write_number(r, c, value, formats[(head, None)]), where, "number not written")
+        fmt = formats[(head, "left" if style == "left" else None)]
+        _fail(ws.write_number(r, c, value, fmt), where, "number not written")
     elif isinstance(value, dt.date):
         if isinstance(value, dt.datetime) and value.tzinfo is not None:
             raise UsageError(f"{where}: a date-time with a time zone cannot be stored; use local time")
+        check_calendar_date(value, where)
         kind = "t" if isinstance(value, dt.datetime) else "d"
         _fail(ws.write_datetime(r, c, value, formats[(head, kind)]), where, f"date {value} is outside Excel's range")
     else:
@@ -243,243 +239,6 @@ def _chart(book: Workbook, ws: Worksheet, sheet: NewSheet, spec: LineChartSpec) 
     if spec.title:
         chart.set_title({"name": spec.title})
     _fail(ws.insert_chart(*xl_cell_to_rowcol(spec.anchor), chart), where, "not placed")
-
-
-# --------------------------------------------------------------------------- XML text
-
-def escape_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def escape_attr(text: str) -> str:
-    return escape_text(text).replace('"', "&quot;").replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;")
-
-
-_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-
-
-def unescape(text: str) -> str:
-    """XML character and entity references to text, in one pass."""
-    def one(m: re.Match[str]) -> str:
-        ref = m.group(1)
-        return _NAMED.get(ref) or chr(int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:]))
-    return re.sub(r"&(#[xX][0-9A-Fa-f]+|#[0-9]+|amp|lt|gt|quot|apos);", one, text) if "&" in text else text
-
-
-@dataclass(frozen=True, eq=False)
-class XNode:
-    """One element: where its start tag, content and end lie in the document text."""
-
-    qname: str
-    ns: str
-    local: str
-    attrs: Mapping[str, str]
-    nsmap: Mapping[str, str]
-    start: int
-    inner_start: int
-    inner_end: int
-    end: int
-    children: tuple["XNode", ...]
-
-    @property
-    def prefix(self) -> str:
-        return self.qname.rpartition(":")[0]
-
-    def attr(self, local: str, ns: str = "") -> str | None:
-        for qname, value in self.attrs.items():
-            prefix, _, name = qname.rpartition(":")
-            if name == local and prefix != "xmlns" and (self.nsmap.get(prefix) == ns if prefix else not ns):
-                return value
-        return None
-
-    def get(self, local: str) -> str:
-        """An unqualified attribute's value, or the empty text."""
-        return self.attr(local) or ""
-
-    def findall(self, local: str, ns: str = MAIN_NS) -> list["XNode"]:
-        return [c for c in self.children if c.local == local and c.ns == ns]
-
-    def find(self, local: str, ns: str = MAIN_NS) -> "XNode | None":
-        return next(iter(self.findall(local, ns)), None)
-
-
-@dataclass(frozen=True)
-class XmlDoc:
-    part: str
-    text: str
-    encoding: str
-    root: XNode
-
-    def encode(self, text: str) -> bytes:
-        return text.encode(self.encoding)
-
-    def inner_text(self, node: XNode) -> str:
-        pieces = re.split(r"(<!\[CDATA\[.*?\]\]>|<[^>]*>)", self.text[node.inner_start:node.inner_end], flags=re.S)
-        return "".join(p[9:-3] if p.startswith("<![CDATA[") else "" if p.startswith("<") else unescape(p)
-                       for p in pieces)
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    text: str
-
-
-_TOKEN = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<!.*?>"
-                    r"|<(/?)([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>", re.S)
-_ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
-
-
-@dataclass
-class _Frame:
-    qname: str
-    ns: str
-    attrs: dict[str, str]
-    nsmap: dict[str, str]
-    start: int
-    inner_start: int
-    children: list[XNode] = field(default_factory=list)
-
-    def close(self, inner_end: int, end: int) -> XNode:
-        return XNode(self.qname, self.ns, self.qname.rpartition(":")[2], self.attrs, self.nsmap,
-                     self.start, self.inner_start, inner_end, end, tuple(self.children))
-
-
-def parse_xml(data: bytes, part: str) -> XmlDoc:
-    """Parse one XML part safely (defusedxml) and locate every element in its text."""
-    encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
-        "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
-    declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
-    if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
-        raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
-    try:
-        tree, text = SafeET.fromstring(data, forbid_dtd=True), data.decode(encoding)
-    except (SafeET.ParseError, DefusedXmlException, UnicodeError, LookupError, ValueError) as exc:
-        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
-    stack: list[_Frame] = []
-    order: list[str] = []
-    root: XNode | None = None
-    for m in _TOKEN.finditer(text):
-        qname = m.group(2)
-        if qname is None:
-            continue
-        if m.group(1):
-            if not stack or stack[-1].qname != qname:
-                raise WorkbookFileError(f"part {part}: unexpected </{qname}> at offset {m.start()}")
-            node = stack.pop().close(m.start(), m.end())
-        else:
-            attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(m.group(3))}
-            declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
-            nsmap = stack[-1].nsmap if stack else {"xml": XML_NS}
-            if declared:  # shared with the parent unless the element declares namespaces of its own
-                nsmap = {**nsmap, **declared}
-            prefix, _, local = qname.rpartition(":")
-            if prefix and prefix not in nsmap:
-                raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
-            frame = _Frame(qname, nsmap.get(prefix, ""), attrs, nsmap, m.start(), m.end())
-            order.append(f"{{{frame.ns}}}{local}" if frame.ns else local)
-            if not m.group(4):
-                stack.append(frame)
-                continue
-            node = frame.close(m.end(), m.end())
-        if stack:
-            stack[-1].children.append(node)
-        else:
-            root = node
-    if root is None or stack or order != [el.tag for el in tree.iter()]:
-        raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
-    return XmlDoc(part, text, encoding, root)
-
-
-def apply_edits(text: str, edits: Sequence[Edit]) -> str:
-    """Apply non-overlapping edits; insertions at one point keep their given order."""
-    out: list[str] = []
-    pos = 0
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        if edit.start < pos:
-            raise WorkbookFileError("internal error: overlapping XML edits (a bug in Musterroll)")
-        out += [text[pos:edit.start], edit.text]
-        pos = edit.end
-    return "".join(out) + text[pos:]
-
-
-def set_attr(doc: XmlDoc, node: XNode, qname: str, value: str) -> Edit:
-    """An edit that sets attribute ``qname`` of ``node``, touching only its value."""
-    tag = doc.text[node.start:node.inner_start]
-    for m in _ATTR.finditer(tag, len(node.qname) + 1):
-        if m.group(1) == qname:
-            group = 2 if m.group(2) is not None else 3
-            return Edit(node.start + m.start(group), node.start + m.end(group), escape_attr(value))
-    cut = node.start + len(tag) - (2 if tag.endswith("/>") else 1)
-    return Edit(cut, cut, f' {qname}="{escape_attr(value)}"')
-
-
-def insert_child(doc: XmlDoc, parent: XNode, fragment: str) -> Edit:
-    """An edit that appends ``fragment`` as the last content of ``parent``."""
-    if parent.inner_start == parent.end:  # <x/>: open it up
-        tag = doc.text[parent.start:parent.end]
-        return Edit(parent.start, parent.end, f"{tag[:-2].rstrip()}>{fragment}</{parent.qname}>")
-    return Edit(parent.inner_end, parent.inner_end, fragment)
-
-
-def in_scope(fragment: str, context: XNode, ns: str = MAIN_NS) -> str:
-    """Make an unprefixed ``fragment`` land in ``ns`` wherever it is inserted."""
-    if context.nsmap.get("") == ns:
-        return fragment
-    return re.sub(r"^<([^\s/>]+)", lambda m: f'<{m.group(1)} xmlns="{ns}"', fragment, count=1)
-
-
-def prefix_for(node: XNode, ns: str) -> tuple[str, str]:
-    """A prefix bound to ``ns`` at ``node`` and the declaration it needs, if any."""
-    found = next((p for p, uri in node.nsmap.items() if uri == ns and p), None)
-    if found:
-        return found, ""
-    prefix = next(p for p in ("r", "mr_r", "mr_r2") if p not in node.nsmap)
-    return prefix, f' xmlns:{prefix}="{ns}"'
-
-
-def qualified(node: XNode, local: str) -> str:
-    return f"{node.prefix}:{local}" if node.prefix else local
-
-
-def app_titles_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (),
-                     remove: Sequence[str] = ()) -> list[Edit]:
-    """Edits that keep docProps/app.xml's worksheet titles and count (HeadingPairs and
-    TitlesOfParts) in step with sheets added or removed; none if they don't match."""
-    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
-    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
-    titles_v = titles.find("vector", VT_NS) if titles is not None else None
-    if pairs_v is None or titles_v is None:
-        return []
-    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
-    offset, known = 0, set(worksheets)
-    for k in range(0, len(variants) - 1, 2):
-        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
-            return []
-        count_node = variants[k + 1].children[0]
-        count = int(doc.inner_text(count_node))
-        group = items[offset:offset + count]
-        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
-            break
-        offset += count
-    else:
-        return []
-    edits, changed, taken = [], len(add), set()
-    if add:
-        qname = group[-1].qname
-        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
-    for name in remove:
-        hit = next((i for i in reversed(range(len(group)))
-                    if i not in taken and doc.inner_text(group[i]) == name), None)
-        if hit is not None:
-            taken.add(hit)
-            edits.append(Edit(group[hit].start, group[hit].end, ""))
-            changed -= 1
-    if not changed:
-        return []
-    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
-                    set_attr(doc, titles_v, "size", str(len(items) + changed))]
 
 
 # --------------------------------------------------------------------------- graft
@@ -622,7 +381,9 @@ def merge_styles(temp_styles: bytes, target: bytes | None, used: set[int]) -> tu
     for name, new in added.items():
         box = doc.root.find(name)
         fragment = "".join(in_scope(t, box if box is not None else doc.root) for t in new)
-        if new and box is not None:
+        if new and box is not None and box.inner_start == box.end:  # <numFmts count="0"/>: replaced whole
+            edits.append(Edit(box.start, box.end, f'<{box.qname} count="{len(new)}">{fragment}</{box.qname}>'))
+        elif new and box is not None:
             edits += [insert_child(doc, box, fragment), set_attr(doc, box, "count", str(len(box.children) + len(new)))]
         elif new:
             follows = _STYLE_ORDER[_STYLE_ORDER.index(name) + 1:]

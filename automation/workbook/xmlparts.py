@@ -1,0 +1,259 @@
+"""A small XML toolkit for editing package parts as text.
+
+It keeps every byte it is not asked to change, so namespaces, prefixes,
+``mc:Ignorable``, ``extLst`` and formatting survive (docProps/app.xml's sheet
+titles included). Every part is first parsed with defusedxml (no DTD, no
+entities) and the tokenizer's element list is checked against that parse before
+any edit is made.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as SafeET
+
+from automation.errors import WorkbookFileError
+
+MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+PKG_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+EP_NS = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
+VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
+
+def escape_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def escape_attr(text: str) -> str:
+    return escape_text(text).replace('"', "&quot;").replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;")
+
+
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def unescape(text: str) -> str:
+    """XML character and entity references to text, in one pass."""
+    def one(m: re.Match[str]) -> str:
+        ref = m.group(1)
+        return _NAMED.get(ref) or chr(int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:]))
+    return re.sub(r"&(#[xX][0-9A-Fa-f]+|#[0-9]+|amp|lt|gt|quot|apos);", one, text) if "&" in text else text
+
+
+@dataclass(frozen=True, eq=False)
+class XNode:
+    """One element: where its start tag, content and end lie in the document text."""
+
+    qname: str
+    ns: str
+    local: str
+    attrs: Mapping[str, str]
+    nsmap: Mapping[str, str]
+    start: int
+    inner_start: int
+    inner_end: int
+    end: int
+    children: tuple["XNode", ...]
+
+    @property
+    def prefix(self) -> str:
+        return self.qname.rpartition(":")[0]
+
+    def attr(self, local: str, ns: str = "") -> str | None:
+        for qname, value in self.attrs.items():
+            prefix, _, name = qname.rpartition(":")
+            if name == local and prefix != "xmlns" and (self.nsmap.get(prefix) == ns if prefix else not ns):
+                return value
+        return None
+
+    def get(self, local: str) -> str:
+        """An unqualified attribute's value, or the empty text."""
+        return self.attr(local) or ""
+
+    def findall(self, local: str, ns: str = MAIN_NS) -> list["XNode"]:
+        return [c for c in self.children if c.local == local and c.ns == ns]
+
+    def find(self, local: str, ns: str = MAIN_NS) -> "XNode | None":
+        return next(iter(self.findall(local, ns)), None)
+
+
+@dataclass(frozen=True)
+class XmlDoc:
+    part: str
+    text: str
+    encoding: str
+    root: XNode
+
+    def encode(self, text: str) -> bytes:
+        return text.encode(self.encoding)
+
+    def inner_text(self, node: XNode) -> str:
+        pieces = re.split(r"(<!\[CDATA\[.*?\]\]>|<[^>]*>)", self.text[node.inner_start:node.inner_end], flags=re.S)
+        return "".join(p[9:-3] if p.startswith("<![CDATA[") else "" if p.startswith("<") else unescape(p)
+                       for p in pieces)
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+_TOKEN = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<!.*?>"
+                    r"|<(/?)([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>", re.S)
+_ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+
+
+@dataclass
+class _Frame:
+    qname: str
+    ns: str
+    attrs: dict[str, str]
+    nsmap: dict[str, str]
+    start: int
+    inner_start: int
+    children: list[XNode] = field(default_factory=list)
+
+    def close(self, inner_end: int, end: int) -> XNode:
+        return XNode(self.qname, self.ns, self.qname.rpartition(":")[2], self.attrs, self.nsmap,
+                     self.start, self.inner_start, inner_end, end, tuple(self.children))
+
+
+def parse_xml(data: bytes, part: str) -> XmlDoc:
+    """Parse one XML part safely (defusedxml) and locate every element in its text."""
+    encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
+        "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
+    declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
+    if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
+        raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
+    try:
+        tree, text = SafeET.fromstring(data, forbid_dtd=True), data.decode(encoding)
+    except (SafeET.ParseError, DefusedXmlException, UnicodeError, LookupError, ValueError) as exc:
+        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
+    stack: list[_Frame] = []
+    order: list[str] = []
+    root: XNode | None = None
+    for m in _TOKEN.finditer(text):
+        qname = m.group(2)
+        if qname is None:
+            continue
+        if m.group(1):
+            if not stack or stack[-1].qname != qname:
+                raise WorkbookFileError(f"part {part}: unexpected </{qname}> at offset {m.start()}")
+            node = stack.pop().close(m.start(), m.end())
+        else:
+            attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(m.group(3))}
+            declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
+            nsmap = stack[-1].nsmap if stack else {"xml": XML_NS}
+            if declared:  # shared with the parent unless the element declares namespaces of its own
+                nsmap = {**nsmap, **declared}
+            prefix, _, local = qname.rpartition(":")
+            if prefix and prefix not in nsmap:
+                raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
+            frame = _Frame(qname, nsmap.get(prefix, ""), attrs, nsmap, m.start(), m.end())
+            order.append(f"{{{frame.ns}}}{local}" if frame.ns else local)
+            if not m.group(4):
+                stack.append(frame)
+                continue
+            node = frame.close(m.end(), m.end())
+        if stack:
+            stack[-1].children.append(node)
+        else:
+            root = node
+    if root is None or stack or order != [el.tag for el in tree.iter()]:
+        raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
+    return XmlDoc(part, text, encoding, root)
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits; insertions at one point keep their given order."""
+    out: list[str] = []
+    pos = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < pos:
+            raise WorkbookFileError("internal error: overlapping XML edits (a bug in Musterroll)")
+        out += [text[pos:edit.start], edit.text]
+        pos = edit.end
+    return "".join(out) + text[pos:]
+
+
+def set_attr(doc: XmlDoc, node: XNode, qname: str, value: str) -> Edit:
+    """An edit that sets attribute ``qname`` of ``node``, touching only its value."""
+    tag = doc.text[node.start:node.inner_start]
+    for m in _ATTR.finditer(tag, len(node.qname) + 1):
+        if m.group(1) == qname:
+            group = 2 if m.group(2) is not None else 3
+            return Edit(node.start + m.start(group), node.start + m.end(group), escape_attr(value))
+    cut = node.start + len(tag) - (2 if tag.endswith("/>") else 1)
+    return Edit(cut, cut, f' {qname}="{escape_attr(value)}"')
+
+
+def insert_child(doc: XmlDoc, parent: XNode, fragment: str) -> Edit:
+    """An edit that appends ``fragment`` as the last content of ``parent``."""
+    if parent.inner_start == parent.end:  # <x/>: open it up
+        tag = doc.text[parent.start:parent.end]
+        return Edit(parent.start, parent.end, f"{tag[:-2].rstrip()}>{fragment}</{parent.qname}>")
+    return Edit(parent.inner_end, parent.inner_end, fragment)
+
+
+def in_scope(fragment: str, context: XNode, ns: str = MAIN_NS) -> str:
+    """Make an unprefixed ``fragment`` land in ``ns`` wherever it is inserted."""
+    if context.nsmap.get("") == ns:
+        return fragment
+    return re.sub(r"^<([^\s/>]+)", lambda m: f'<{m.group(1)} xmlns="{ns}"', fragment, count=1)
+
+
+def prefix_for(node: XNode, ns: str) -> tuple[str, str]:
+    """A prefix bound to ``ns`` at ``node`` and the declaration it needs, if any."""
+    found = next((p for p, uri in node.nsmap.items() if uri == ns and p), None)
+    if found:
+        return found, ""
+    prefix = next(p for p in ("r", "mr_r", "mr_r2") if p not in node.nsmap)
+    return prefix, f' xmlns:{prefix}="{ns}"'
+
+
+def qualified(node: XNode, local: str) -> str:
+    return f"{node.prefix}:{local}" if node.prefix else local
+
+
+def app_titles_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (),
+                     remove: Sequence[str] = ()) -> list[Edit]:
+    """Edits that keep docProps/app.xml's worksheet titles and count (HeadingPairs and
+    TitlesOfParts) in step with sheets added or removed; none if they don't match."""
+    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
+    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
+    titles_v = titles.find("vector", VT_NS) if titles is not None else None
+    if pairs_v is None or titles_v is None:
+        return []
+    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
+    offset, known = 0, set(worksheets)
+    for k in range(0, len(variants) - 1, 2):
+        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
+            return []
+        count_node = variants[k + 1].children[0]
+        count = int(doc.inner_text(count_node))
+        group = items[offset:offset + count]
+        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
+            break
+        offset += count
+    else:
+        return []
+    edits, changed, taken = [], len(add), set()
+    if add:
+        qname = group[-1].qname
+        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
+    for name in remove:
+        hit = next((i for i in reversed(range(len(group)))
+                    if i not in taken and doc.inner_text(group[i]) == name), None)
+        if hit is not None:
+            taken.add(hit)
+            edits.append(Edit(group[hit].start, group[hit].end, ""))
+            changed -= 1
+    if not changed:
+        return []
+    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
+                    set_attr(doc, titles_v, "size", str(len(items) + changed))]
