@@ -40,7 +40,8 @@ def cmd_refit(args: argparse.Namespace) -> int:
     from automation.service import refit
 
     outcome = refit(Path(args.book), Path(args.key) if args.key else None)
-    print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=1) if args.json else outcome.summary())
+    print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=1) if args.json
+          else outcome.summary(quiet=args.quiet))
     return 0
 
 
@@ -79,7 +80,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = sub.add_parser("refit", help="run the refit as far as the decisions entered allow")
     p.add_argument("book")
     p.add_argument("--key", help="the campaign key file (default: BOOK.key beside the workbook)")
-    p.add_argument("--json", action="store_true")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="the outcome as JSON, every roll with its whole trail")
+    output.add_argument("--quiet", action="store_true", help="only the sheets written and what the refit waits for")
     p.set_defaults(func=cmd_refit)
     p = sub.add_parser("undo", help="remove exactly the sheets the last refit added")
     p.add_argument("book")

@@ -62,12 +62,7 @@ def _refit(book: Path) -> None:
     from automation.service import refit
 
     outcome = refit(book)
-    print(outcome.summary())
-    for e in outcome.entries:
-        if e.roll is not None:
-            r = e.roll
-            mods = ", ".join(f"{m.value:+d} {m.name}" for m in r.modifiers) or "no modifiers"
-            print(f"    {e.step} {e.side or ''} {e.subject}: {r.dice_kind.value} {list(r.dice)} {mods} -> {r.final}: {e.text}")
+    print(outcome.summary())  # every roll, as `musterroll refit` prints them
 
 
 def play(book: Path) -> None:

@@ -28,14 +28,32 @@ class RefitOutcome:
     entries: list[Entry] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
 
-    def summary(self) -> str:
+    def summary(self, quiet: bool = False) -> str:
+        """What the refit did: the sheets written, every roll (what it was for,
+        the dice, each modifier, the final number and the result) and what the
+        refit waits for. ``quiet``: the sheets and the wait only."""
         lines = [f"{self.path}: refit of {self.date}"]
         lines += [f"  wrote {n}" for n in self.written] or ["  nothing new to write"]
+        rolls = [e for e in self.entries if e.roll is not None]
+        if rolls and not quiet:
+            lines.append(f"  rolls ({len(rolls)}):")
+            lines += [f"    {roll_line(e)}" for e in rolls]
         if self.waiting:
-            lines.append(f"  {self.waiting}")
+            lines.append(f"  {self.waiting} (to be decided by {self.waiting.who})")
         elif self.date:
             lines.append(f"  {self.date}: refit complete")
         return "\n".join(lines)
+
+
+def roll_line(entry: Entry) -> str:
+    """One roll as a line: 'CPP replenishment, German: d10 [6], -2 Historical DRM -> 4: +10 CPP'."""
+    r = entry.roll
+    assert r is not None
+    subject = entry.subject.strip()
+    who = entry.side if entry.side and entry.side != subject else ""
+    title = ", ".join(p for p in (entry.step, who, subject) if p)
+    mods = ", ".join(f"{m.value:+d} {m.name}" for m in r.modifiers) or "no modifiers"
+    return f"{title}: {r.dice_kind.value} {list(r.dice)}, {mods} -> {r.final}: {entry.text}"
 
 
 def campaign_settings(book: Workbook) -> dict[str, Any]:
