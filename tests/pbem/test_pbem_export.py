@@ -82,7 +82,13 @@ def test_an_export_has_no_hidden_sheet_defined_name_comment_or_document_property
     export(capsys, book, "Russian", tmp_path / "r.xlsx")
     found = parts(tmp_path / "r.xlsx")
     workbook = found["xl/workbook.xml"].decode()
-    assert "definedName" not in workbook and "hidden" not in workbook.lower()
+    # the only names are each sheet's print titles: its own header row (the page setup of every sheet)
+    names = re.findall(r'<definedName name="([^"]+)" localSheetId="(\d+)">([^<]*)</definedName>', workbook)
+    sheets = re.findall(r'<sheet name="([^"]+)"', workbook)
+    assert len(names) == len(re.findall("<definedName ", workbook)) == len(sheets)
+    for name, index, value in names:
+        assert name == "_xlnm.Print_Titles" and value.replace("'", "") == f"{sheets[int(index)]}!$1:$1"
+    assert "hidden" not in workbook.lower()
     assert not [n for n in found if "comment" in n.lower() or "vml" in n.lower() or "custom" in n.lower()]
     core = found["docProps/core.xml"].decode()
     assert re.search(r"<dc:creator>[^<]+<", core) is None and "Musterroll" not in core and "rostov" not in core.lower()
