@@ -22,7 +22,7 @@ from automation.steps.abtf.state import (
     Reinforcement, SideRecord, Unit, factors_morale,
 )
 from automation.workbook import abtf_sheets as K
-from automation.workbook.reader import SheetRow, column_letter
+from automation.workbook.reader import Problems, SheetRow, column_letter
 
 START = "Start"
 FINAL = "End"
@@ -314,80 +314,110 @@ def _check_reinforcements(rows: tuple[Reinforcement, ...], dates: tuple[CGDate, 
 
 
 def load(book: Any, system: RuleSystem, settings: dict[str, Any]) -> tuple[ABtFInputs, ABtFState]:
-    lists = {k: v for k, v in book.read_lists().items() if v}
+    """Every sheet the refit needs is read and every problem of all of them is
+    raised together; a sheet another depends on that fails still lets the
+    other be checked on its own."""
+    found = Problems(book.path)
+    lists = {k: v for k, v in found.attempt(book.read_lists, default={}).items() if v}
     for name, values in default_lists(system).items():
         lists.setdefault(name, values)
-    dates = read_dates(book)
+    dates = found.attempt(read_dates, book)
+    reinforcements = found.attempt(read_reinforcements, book)
+    rg = found.attempt(read_rg_charts, book, system)
+    classes = found.attempt(read_classes, book)
+    chit_limits = found.attempt(read_chit_limits, book)
+    if reinforcements is not None and dates is not None and rg is not None:
+        found.attempt(_check_reinforcements, reinforcements, dates, rg, book)
+    if dates is None:
+        for kind in (K.BLOCKS, K.UNITS):  # which date's sheets is unknown: check the starting ones on their own
+            if book.has(kind.name_for(date=START)):
+                found.attempt(book.read, kind, kind.name_for(date=START), lists)
+        found.raise_all()
     latest = latest_roster(book, dates)
     if book.has(K.CG_ROSTER.name_for(date=FINAL)):
         raise WorkbookError(CellProblem(K.CG_ROSTER.name_for(date=FINAL), "A1", "the CG is over: its last CG Scenario has ended "
                                         "(9.603); add CG Dates to the CG Dates sheet to go on"), str(book.path))
     names: dict[str, str] = {}
+    date: CGDate | None = None
+    current: dict[str, SideRecord] = {}
+    history: tuple[SideRecord, ...] = ()
     if latest is None:
         names["roster"] = K.CG_ROSTER.name_for(date=START)
-        records = read_records(book, names["roster"])
-        first = records[0].date
-        date = next((d for d in dates if d.label == first), None)
-        if date is None:
-            raise WorkbookError(records[0].ref.problem(f"{first!r} is not on the CG Dates sheet; valid: "
-                                                      f"{', '.join(d.label for d in dates)}"), str(book.path))
+        records = found.attempt(read_records, book, names["roster"])
         previous, mode, prev_label = None, Mode.INITIAL, START
-        history: tuple[SideRecord, ...] = ()
-        current = {s: next(r for r in records if r.side == s) for s in SIDES}
-        current = {s: r.with_(date=date.label, scenario="Initial", ref=Ref()) for s, r in current.items()}
+        if records is not None:
+            first = records[0].date
+            date = next((d for d in dates if d.label == first), None)
+            if date is None:
+                found.add(records[0].ref.problem(f"{first!r} is not on the CG Dates sheet; valid: "
+                                                 f"{', '.join(d.label for d in dates)}"))
+            else:
+                current = {s: next(r for r in records if r.side == s) for s in SIDES}
+                current = {s: r.with_(date=date.label, scenario="Initial", ref=Ref()) for s, r in current.items()}
     elif first_move_due(book, latest):
         date = next(d for d in dates if d.label == latest)
         previous = next((d for d in reversed(dates) if d.order < date.order), None)
         names["roster"] = K.CG_ROSTER.name_for(date=latest)
-        lines = read_records(book, names["roster"])
-        current = {s: [r for r in lines if r.side == s][-1] for s in SIDES}
-        history = tuple(r for r in lines if all(r is not c for c in current.values()))
+        lines = found.attempt(read_records, book, names["roster"], default=())
+        if lines:
+            current = {s: [r for r in lines if r.side == s][-1] for s in SIDES}
+            history = tuple(r for r in lines if all(r is not c for c in current.values()))
         mode, prev_label = Mode.FIRST_MOVE, latest
     else:
         previous = next(d for d in dates if d.label == latest)
         names["roster"] = K.CG_ROSTER.name_for(date=latest)
-        history = read_records(book, names["roster"])
+        history = found.attempt(read_records, book, names["roster"], default=())
         later = [d for d in dates if d.order > previous.order]
-        last = {s: [r for r in history if r.side == s][-1] for s in SIDES}
-        if later:
-            date = later[0]
-            mode = Mode.IDLE if any(r.scenario == "Idle" for r in last.values()) else Mode.SCENARIO
-        else:
-            date = CGDate(FINAL, previous.order + 1, False, {s: 0 for s in SIDES}, previous.exhaustion)
-            mode = Mode.FINAL
+        mode = Mode.SCENARIO
+        if history:
+            last = {s: [r for r in history if r.side == s][-1] for s in SIDES}
+            if later:
+                date = later[0]
+                mode = Mode.IDLE if any(r.scenario == "Idle" for r in last.values()) else Mode.SCENARIO
+            else:
+                date = CGDate(FINAL, previous.order + 1, False, {s: 0 for s in SIDES}, previous.exhaustion)
+                mode = Mode.FINAL
+            current = {s: SideRecord(date.label, s, "Played", r.cpp_left, r.fpp, r.san, r.elr, None, None, None, None,
+                                     None, r.shortage, r.attack_chits, r.idle_chits, r.at_mines) for s, r in last.items()}
         prev_label = latest
-        current = {s: SideRecord(date.label, s, "Played", r.cpp_left, r.fpp, r.san, r.elr, None, None, None, None, None,
-                                 r.shortage, r.attack_chits, r.idle_chits, r.at_mines) for s, r in last.items()}
     names["units"] = K.UNITS.name_for(date=prev_label)
     names["blocks"] = K.BLOCKS.name_for(date=prev_label)
-    areas = read_areas(book, names["blocks"])
-    units = read_units(book, names["units"], areas, lists)
+    areas = found.attempt(read_areas, book, names["blocks"])
+    units = found.attempt(read_units, book, names["units"], areas, lists) if areas is not None else \
+        found.attempt(book.read, K.UNITS, names["units"], lists)
     end_units = None
     in_play: tuple[Removal, ...] = ()
     if mode in (Mode.SCENARIO, Mode.FINAL):
         names["end"] = K.END.name_for(date=prev_label)
         if book.has(names["end"]):
-            end_units, fallen = account_for(units, read_units(book, names["end"], areas, lists, K.END), names["units"],
-                                            names["end"], book)
-            in_play = tuple(Removal(u, "9.603", ELIMINATED_IN_PLAY, None, 0) for u in fallen)
-    names["umpire"] = K.UMPIRE.name_for(date=date.label)
-    umpire = read_lines(book, K.UMPIRE, names["umpire"])
-    orders, purchases = {}, {}
-    for s in SIDES:
-        names[f"orders:{s}"] = K.ORDERS.name_for(date=date.label, side=s)
-        orders[s] = read_lines(book, K.ORDERS, names[f"orders:{s}"])
-        names[f"purchases:{s}"] = K.PURCHASES.name_for(date=date.label, side=s)
-        purchases[s] = read_lines(book, K.PURCHASES, names[f"purchases:{s}"])
+            if areas is None or units is None:
+                found.attempt(book.read, K.END, names["end"], lists)
+            else:
+                end = found.attempt(read_units, book, names["end"], areas, lists, K.END)
+                if end is not None:
+                    accounted = found.attempt(account_for, units, end, names["units"], names["end"], book)
+                    if accounted is not None:
+                        end_units, fallen = accounted
+                        in_play = tuple(Removal(u, "9.603", ELIMINATED_IN_PLAY, None, 0) for u in fallen)
+    umpire, setup, orders, purchases = None, None, {}, {}
+    if date is not None:
+        names["umpire"] = K.UMPIRE.name_for(date=date.label)
+        umpire = found.attempt(read_lines, book, K.UMPIRE, names["umpire"])
+        for s in SIDES:
+            names[f"orders:{s}"] = K.ORDERS.name_for(date=date.label, side=s)
+            orders[s] = found.attempt(read_lines, book, K.ORDERS, names[f"orders:{s}"])
+            names[f"purchases:{s}"] = K.PURCHASES.name_for(date=date.label, side=s)
+            purchases[s] = found.attempt(read_lines, book, K.PURCHASES, names[f"purchases:{s}"])
+        names["setup"] = K.SETUP.name_for(date=date.label)
+        setup = found.attempt(read_setup, book, names["setup"])
     names["rg_record"] = K.RG_RECORD.name_for(date=prev_label)
-    names["setup"] = K.SETUP.name_for(date=date.label)
-    setup = read_setup(book, names["setup"])
-    reinforcements = read_reinforcements(book)
-    rg = read_rg_charts(book, system)
-    _check_reinforcements(reinforcements, dates, rg, book)
+    rg_record = found.attempt(read_rg_record, book, names["rg_record"], default=()) if mode is not Mode.FIRST_MOVE else ()
+    found.raise_all()
+    assert date is not None and units is not None and areas is not None
     inputs = ABtFInputs(
-        date, previous, mode, dates, end_units, umpire, orders, reinforcements, rg, read_classes(book),
+        date, previous, mode, dates, end_units, umpire, orders, reinforcements, rg, classes,
         tuple(lists.get("leader_ratings", ())), tuple(lists.get("armor_leader_ratings", ())),
         tuple(lists.get("quality", ())), settings_by_id(system, settings), names, purchases,
-        read_rg_record(book, names["rg_record"]) if mode is not Mode.FIRST_MOVE else (), read_chit_limits(book), setup)
+        rg_record, chit_limits, setup)
     state = ABtFState(end_units if end_units is not None else units, areas, current, history, removed=in_play)
     return inputs, state

@@ -17,7 +17,7 @@ from automation.steps.bf.state import (
 from automation.steps.bf.common import counts_in_size
 from automation.workbook import bf_sheets as K
 from automation.workbook.campaign_sheets import START
-from automation.workbook.reader import SheetRow, Workbook
+from automation.workbook.reader import Problems, SheetRow, Workbook
 from automation.workbook.schema import SIDES_SHEET
 
 NO_DISCIPLINE = ("OBA module", "Aircraft", "Fortification")
@@ -259,48 +259,64 @@ def find_date(book: Workbook, dates: tuple[CampaignDate, ...]) -> CampaignDate |
 
 
 def load(book: Workbook, system: RuleSystem, settings: dict[str, Any]) -> tuple[BFInputs, BFState]:
-    lists = {k: v for k, v in book.read_lists().items()}
-    sides = read_sides(book)
-    lists["sides"] = [s.name for s in sides]
-    dates = read_dates(book, lists)
-    date = find_date(book, dates)
-    if date is None:
+    """Every sheet the refit needs is read, and every problem of all of them
+    is raised together; a sheet another depends on that fails still lets the
+    other be checked on its own."""
+    found = Problems(book.path)
+    lists = dict(found.attempt(book.read_lists, default={}))
+    sides = found.attempt(read_sides, book)
+    if sides:  # else Side columns elsewhere are checked once the Sides sheet is right
+        lists["sides"] = [s.name for s in sides]
+    dates = found.attempt(read_dates, book, lists)
+    rg_chart = found.attempt(read_rg_chart, book, lists)
+    historical = found.attempt(read_historical, book, lists, dates) if dates is not None else \
+        found.attempt(book.read, K.HISTORICAL_DRM, lists=lists)
+    fp = found.attempt(lambda: {(r["Side"], r["Item"]): (r["FPP"], ref(r, "Item")) for r in book.read(K.FP_CHART, lists=lists)})
+    schedule = found.attempt(read_schedule, book, lists, dates, rg_chart) if dates is not None and rg_chart is not None \
+        else None
+    date = find_date(book, dates) if dates else None
+    if dates and date is None:
         raise WorkbookError(CellProblem(K.DATES.title, f"A{len(dates) + 1}",
-                                        "every date's refit is done; add the next date to continue the campaign"), str(book.path))
-    previous = dates[date.index - 1] if date.index else None
+                                        "every date's refit is done; add the next date to continue the campaign"),
+                            str(book.path))
+    previous = dates[date.index - 1] if date and date.index else None
     roster_name = K.ROSTER.name_for(date=previous.label if previous else START)
-    rg_chart = read_rg_chart(book, lists)
-    roster = read_roster(book, roster_name, lists, rg_chart)
+    roster = None
+    if dates is not None:
+        roster = found.attempt(read_roster, book, roster_name, lists, rg_chart)
+    elif book.has(roster_name):  # which roster is due is unknown: check the first one on its own
+        found.attempt(book.read, K.ROSTER, roster_name, lists)
+    ledger = None
+    if previous is not None and sides is not None:
+        ledger = found.attempt(read_ledger, book, K.LEDGER.name_for(date=previous.label), sides)
+    names: dict[str, str] = {}
+    results = None
+    if roster is not None and previous is not None and ledger is not None and ledger.played:
+        names["results"] = K.RESULTS.name_for(date=previous.label)
+        if book.has(names["results"]):
+            results = found.attempt(read_results, book, names["results"], roster, lists)
+    orders, spend, forces = {}, {}, {}
+    if date is not None and sides is not None:
+        for s in sides:
+            if previous is not None:
+                names[f"forces:{s.name}"] = K.FORCES.name_for(date=previous.label, side=s.name)
+                forces[s.name] = found.attempt(read_forces, book, names[f"forces:{s.name}"])
+            names[f"orders:{s.name}"] = K.ORDERS.name_for(date=date.label, side=s.name)
+            names[f"spend:{s.name}"] = K.SPEND.name_for(date=date.label, side=s.name)
+            orders[s.name] = found.attempt(read_orders, book, K.ORDERS, names[f"orders:{s.name}"])
+            spend[s.name] = found.attempt(read_orders, book, K.SPEND, names[f"spend:{s.name}"])
+    found.raise_all()
+    assert sides is not None and dates is not None and date is not None and roster is not None
+    assert rg_chart is not None and historical is not None and fp is not None and schedule is not None
     if previous is None:
-        ledger = Ledger({s.name: s.starting_cpp for s in sides}, {s.name: s.starting_fpp for s in sides},
-                        {(me.side, me.rg): 0 for me in roster.mes.values() if me.rg})
         counts: dict[tuple[str, str], int] = {}
         for me in roster.mes.values():
             if me.rg:
                 counts[(me.side, me.rg)] = counts.get((me.side, me.rg), 0) + 1
-        ledger = Ledger(ledger.cpp, ledger.fpp, counts)
-    else:
-        ledger = read_ledger(book, K.LEDGER.name_for(date=previous.label), sides)
-    historical = read_historical(book, lists, dates)
-    fp = {(r["Side"], r["Item"]): (r["FPP"], ref(r, "Item")) for r in book.read(K.FP_CHART, lists=lists)}
-    names: dict[str, str] = {}
-    results = None
-    if previous is not None and ledger.played:
-        names["results"] = K.RESULTS.name_for(date=previous.label)
-        if book.has(names["results"]):
-            results = read_results(book, names["results"], roster, lists)
-    orders, spend, forces = {}, {}, {}
-    for s in sides:
-        if previous is not None:
-            names[f"forces:{s.name}"] = K.FORCES.name_for(date=previous.label, side=s.name)
-            forces[s.name] = read_forces(book, names[f"forces:{s.name}"])
-        names[f"orders:{s.name}"] = K.ORDERS.name_for(date=date.label, side=s.name)
-        names[f"spend:{s.name}"] = K.SPEND.name_for(date=date.label, side=s.name)
-        orders[s.name] = read_orders(book, K.ORDERS, names[f"orders:{s.name}"])
-        spend[s.name] = read_orders(book, K.SPEND, names[f"spend:{s.name}"])
+        ledger = Ledger({s.name: s.starting_cpp for s in sides}, {s.name: s.starting_fpp for s in sides}, counts)
+    assert ledger is not None
     ladder = tuple(lists.get("discipline", ()))
     eligibility = {str(r["Nationality"]): (str(r["From"]), str(r["To"])) for r in system.charts["bf.armor_repair_eligibility"].rows}
-    schedule = read_schedule(book, lists, dates, rg_chart)
     inputs = BFInputs(date, previous, sides, dates, historical, rg_chart, fp, ladder, eligibility,
                       settings, results, orders, spend, names, schedule, forces)
     _check_ladder(book, roster, ladder)

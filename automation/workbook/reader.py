@@ -17,7 +17,9 @@ from typing import Any
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook.gate import MASTER, Gate, Limits
-from automation.workbook.schema import Column, Kind, ListRef, SheetKind
+from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
+from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
+from automation.workbook.text import date_label, utf16_len
 
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
 MAX_CELLS = MASTER.cells  # the parser lays a sheet out densely: about 32 bytes a cell
@@ -94,6 +96,31 @@ def missing_sheet(name: str, kind: SheetKind, present: Sequence[str]) -> CellPro
     header = f"; its first row holds: {', '.join(kind.header)}" if kind.columns else ""
     return CellProblem(name, "A1", f"the sheet is missing{hint}. Add a sheet named {name!r}{header}. "
                                    f"It holds: {kind.description}")
+
+
+class Problems:
+    """Every problem of a run, gathered across sheets: each read is attempted,
+    a sheet that fails adds its problems and gives ``default``, and
+    :meth:`raise_all` raises them together (so the umpire fixes a first fill
+    in one pass, not one sheet per run)."""
+
+    def __init__(self, path: Any = None) -> None:
+        self.path = None if path is None else str(path)
+        self.problems: list[CellProblem] = []
+
+    def attempt(self, read: Callable[..., Any], *args: Any, default: Any = None, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        except WorkbookError as exc:
+            self.problems.extend(exc.problems)
+            return default
+
+    def add(self, *problems: CellProblem) -> None:
+        self.problems.extend(problems)
+
+    def raise_all(self) -> None:
+        if self.problems:
+            raise WorkbookError(list(dict.fromkeys(self.problems)), self.path)
 
 
 class Workbook:
@@ -198,14 +225,68 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+def norm(text: Any) -> str:
+    """The one form names and choices are compared in: case and surrounding or
+    repeated spaces do not count ('Germans ' is 'germans')."""
+    return " ".join(str(text).split()).casefold()
+
+
+def same(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and norm(a) == norm(b)
+
+
+def match_name(text: Any, allowed: Sequence[str]) -> str | None:
+    """The allowed value ``text`` names, ignoring case and spaces (None: none)."""
+    if text is None:
+        return None
+    key = norm(text)
+    return next((a for a in allowed if norm(a) == key), None)
+
+
+YES_WORDS = frozenset({"yes", "y", "true", "t", "1"})
+NO_WORDS = frozenset({"no", "n", "false", "f", "0"})
+
+
+def yes_no(value: Any) -> str | None:
+    """'Yes' or 'No' for any way of writing one (Y/N, yes/no, true/false,
+    TRUE/FALSE cells, 1/0); None for anything else."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return "Yes" if value else "No"
+    key = norm(value) if isinstance(value, str) else ""
+    return "Yes" if key in YES_WORDS else "No" if key in NO_WORDS else None
+
+
+DATE_LABEL_COLUMNS = frozenset({"Date", "CG Date"})
 
 
 def _date_text(value: Any) -> str | None:
     """Excel turns 'Dec 24' typed in a cell into a date (of the current year):
     read it back as typed, whatever the machine's locale."""
     if isinstance(value, (dt.datetime, dt.date)):
-        return f"{MONTHS[value.month - 1]} {value.day}"
+        return date_label(value)
+    return None
+
+
+def typed_guess(value: dt.date) -> str:
+    """What was probably typed for Excel to make this date: 6-5-8 gives
+    2008-06-05, 8-1 gives the 1st of August of the year it was typed."""
+    if 2000 <= value.year <= 2012:
+        return f"{value.month}-{value.day}-{value.year - 2000}"
+    return f"{value.month}-{value.day}"
+
+
+def excel_turned(value: Any) -> str | None:
+    """The message for a code Excel has already turned into a date or a number."""
+    if isinstance(value, (dt.datetime, dt.date)):
+        guess = typed_guess(value)
+        return (f"Excel turned {guess} into a date (it holds the date {value:%Y-%m-%d}); type '{guess} "
+                "(with the apostrophe first) or format the column as Text and type it again")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        shown = int(value) if float(value).is_integer() else value
+        return (f"Excel turned this into the number {shown}; type '{shown} (with the apostrophe first, and any "
+                "leading zeros) or format the column as Text and type it again")
     return None
 
 
@@ -233,8 +314,13 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
         day = _calendar_date(value)
         if day is None:
             return None, f"{describe(value)} where {expected(column, lists)} is expected"
+        if day < "1900-01-01":
+            return None, f"{describe(value)} is before 1900-01-01, the first date a workbook holds; write a later date"
         return day, None
     if kind is Kind.TEXT:
+        if column.name not in DATE_LABEL_COLUMNS and is_code_column(column.name) and \
+                isinstance(value, (dt.date, dt.datetime)):
+            return None, excel_turned(value)
         text = _as_text(value) or _date_text(value)
         if text is None:
             hint = ""
@@ -266,16 +352,19 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
             return date, None
         return None, f"{describe(value)} where {expected(column, lists)} is expected"
     if kind in (Kind.CHOICE, Kind.BOOL):
+        if isinstance(column.choices, ListRef) and column.choices.name not in lists and isinstance(value, str):
+            return value.strip(), None  # the list itself could not be read: that is reported where it is
         allowed = allowed_values(column, lists)
         text = _as_text(value) or _date_text(value)
         if text is None and isinstance(value, bool):
             text = "Yes" if value else "No"
         if text is None and isinstance(value, (int, float)) and float(value).is_integer():
             text = str(int(value))
-        if text is not None:
-            for a in allowed:
-                if a.lower() == text.lower():
-                    return a, None
+        found = match_name(text, allowed)
+        if found is None and {"yes", "no"} <= {norm(a) for a in allowed}:
+            found = match_name(yes_no(value), allowed)
+        if found is not None:
+            return found, None
         return None, f"{describe(value)} is not allowed; valid: {', '.join(allowed) or '(the list is empty)'}"
     raise AssertionError(kind)  # pragma: no cover
 
@@ -285,8 +374,8 @@ def _name_part_problem(text: str, most: int) -> str | None:
     from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
 
     bad = FORBIDDEN_SHEET_CHARS.search(text)
-    if len(text) > most:
-        return f"{text!r} has {len(text)} characters; at most {most}, as it is part of sheet names"
+    if utf16_len(text) > most:
+        return f"{text!r} has {utf16_len(text)} characters; at most {most}, as it is part of sheet names"
     if bad:
         return f"{text!r} holds {bad.group()!r}, which a sheet name cannot; use none of [ ] : * ? / \\"
     if text.startswith("'") or text.endswith("'"):
@@ -316,6 +405,37 @@ def expected(column: Column, lists: Mapping[str, Sequence[str]]) -> str:
     return "text"
 
 
+def header_positions(sheet: str, kind: SheetKind, first_row: Sequence[Any]) -> tuple[dict[str, int], list[CellProblem]]:
+    """Where each of the kind's columns is, matched ignoring case and spaces;
+    a missing column is reported at the header cell that most looks like it
+    ("did you mean"), else at the first free header cell."""
+    import difflib
+
+    header = [str(h).strip() if h is not None else "" for h in first_row]
+    problems: list[CellProblem] = []
+    found: dict[str, int] = {}
+    for i, h in enumerate(header):
+        if h and norm(h) in found:
+            problems.append(CellProblem(sheet, cell_ref(i, 1), f"column {h!r} appears twice in the header"))
+        found.setdefault(norm(h), i)
+    positions = {c.name: found[norm(c.name)] for c in kind.columns if norm(c.name) in found}
+    known = {norm(c.name) for c in kind.columns}
+    strangers = {norm(h): i for i, h in enumerate(header) if h and norm(h) not in known}
+    free = len([h for h in header if h])
+    for c in kind.columns:
+        if c.name in positions:
+            continue
+        near = difflib.get_close_matches(norm(c.name), list(strangers), n=1, cutoff=0.7)
+        if near:
+            i = strangers.pop(near[0])
+            problems.append(CellProblem(sheet, cell_ref(i, 1), f"header {header[i]!r}: did you mean {c.name!r}? "
+                                        f"Rename it {c.name!r}; the header row must hold: {', '.join(kind.header)}"))
+        else:
+            problems.append(CellProblem(sheet, cell_ref(free, 1), f"missing column {c.name!r}; the header row must "
+                                        f"hold: {', '.join(kind.header)}"))
+    return positions, problems
+
+
 def validate_rows(
     sheet: str,
     kind: SheetKind,
@@ -327,16 +447,7 @@ def validate_rows(
     problems: list[CellProblem] = []
     if not raw:
         raise WorkbookError(CellProblem(sheet, "A1", f"the sheet is empty; the header row must be: {', '.join(kind.header)}"), path)
-    header = [str(h).strip() if h is not None else "" for h in raw[0]]
-    positions: dict[str, int] = {}
-    for i, h in enumerate(header):
-        if h and h in positions:
-            problems.append(CellProblem(sheet, cell_ref(i, 1), f"column {h!r} appears twice in the header"))
-        positions.setdefault(h, i)
-    for c in kind.columns:
-        if c.name not in positions:
-            where = cell_ref(len([h for h in header if h]), 1)
-            problems.append(CellProblem(sheet, where, f"missing column {c.name!r}; the header row must hold: {', '.join(kind.header)}"))
+    positions, problems = header_positions(sheet, kind, raw[0])
     if problems:
         raise WorkbookError(problems, path)
     rows: list[SheetRow] = []
