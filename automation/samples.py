@@ -88,7 +88,7 @@ ROSTER: list[list[Any]] = (
 def build_sample(path: Path = SAMPLE) -> Path:
     from automation.rulebook import load_rulebook
     from automation.workbook.campaign_sheets import START, default_lists
-    from automation.workbook.template import SheetContent, system_sheets, write_workbook
+    from automation.workbook.template import SheetContent, chart_rows, system_sheets, write_workbook
 
     system = load_rulebook().system("bf-campaign")
     data = {K.DATES.id: DATES, K.HISTORICAL_DRM.id: HISTORICAL, K.RG_CHART.id: RG, K.FP_CHART.id: FP,
@@ -98,6 +98,8 @@ def build_sample(path: Path = SAMPLE) -> Path:
         rows = data.get(sheet.kind.id)
         if sheet.kind.id == K.HISTORICAL_DRM.id:
             rows = [r + ["2.1.1.1"] for r in HISTORICAL]
+        if sheet.kind.id == "charts":  # the sample's own chart (its Historical DRM) with the rules' charts
+            rows = chart_rows(system)
         sheets.append(SheetContent(sheet.kind, sheet.name, rows if rows is not None else sheet.rows))
     assert any(s.name == K.ROSTER.name_for(date=START) for s in sheets)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -48,18 +48,21 @@ def class_rows() -> list[list[Any]]:
 def starting_sheets(system: RuleSystem) -> list[SheetContent]:
     first = system.charts["abtf.cpp_base_number"].rows[0]["CG Date"]
     roster = [[first, side, "Initial", None, None, None, None, None, 0, 0, None, None, 0, 0, 0, 0, None, None, None, None,
-               "enter the CG's initial SAN, ELR and CPP (9.51-9.53)"] for side in SIDES]
-    chits = [[side, None, None, "enter the CG's Attack and Idle Chit maximums (9.51-9.53)"] for side in SIDES]
+               None] for side in SIDES]
+    chits = [[side, None, None, None] for side in SIDES]
     return [
         SheetContent(K.CG_DATES, K.CG_DATES.title, date_rows(system)),
         SheetContent(K.REINFORCEMENTS, K.REINFORCEMENTS.title, reinforcement_rows(system)),
         SheetContent(K.RG_BRITISH, K.RG_BRITISH.title),
         SheetContent(K.RG_GERMAN, K.RG_GERMAN.title),
         SheetContent(K.UNIT_CLASSES, K.UNIT_CLASSES.title, class_rows()),
-        SheetContent(K.CHIT_LIMITS, K.CHIT_LIMITS.title, chits),
+        SheetContent(K.CHIT_LIMITS, K.CHIT_LIMITS.title, chits,
+                     instructions="Enter each side's Attack and Idle Chit maximums for the CG (9.51-9.53)."),
         SheetContent(K.BLOCKS, K.BLOCKS.name_for(date=START)),
         SheetContent(K.UNITS, K.UNITS.name_for(date=START)),
-        SheetContent(K.CG_ROSTER, K.CG_ROSTER.name_for(date=START), roster),
+        SheetContent(K.CG_ROSTER, K.CG_ROSTER.name_for(date=START), roster,
+                     instructions="Enter each side's initial SAN, ELR and CPP for the CG (9.51-9.53); the refit "
+                                  "adds a line per side for every CG Date."),
     ]
 
 

@@ -9,6 +9,21 @@ from automation.workbook.template import SheetContent
 
 START = "Start"  # the date label of the umpire's initial roster: "Roster Start"
 
+# Charts of the rules that belong to one bundled scenario, not to every campaign of
+# the system: a new campaign's Charts sheet leaves them out (its sample adds them).
+SAMPLE_CHARTS: dict[str, tuple[str, ...]] = {"bf-campaign": ("bf.rostov_historical_drm",)}
+# Systems whose campaigns name their own sides on a Sides sheet (A Bridge Too Far's
+# sides are British and German by the rules: it has none).
+SIDES_SHEET_SYSTEMS = ("bf-campaign",)
+
+
+def sample_charts(system_id: str) -> tuple[str, ...]:
+    return SAMPLE_CHARTS.get(system_id, ())
+
+
+def uses_sides_sheet(system_id: str) -> bool:
+    return system_id in SIDES_SHEET_SYSTEMS
+
 
 def is_campaign_system(system_id: str) -> bool:
     from automation.systems import campaign_system_ids

@@ -89,7 +89,8 @@ class ListValidation:
 class LineChartSpec:
     """A native line chart: one series per column of ``series_columns`` (named by its
     header), categories from ``categories_column``, over data rows ``first_row..last_row``
-    (0-based; ``None`` = last row), its top-left corner at ``anchor`` (e.g. "H2")."""
+    (0-based; ``None`` = last row), its top-left corner at ``anchor`` (e.g. "H2"). With
+    a single data row it is drawn as columns, readable from the first date."""
 
     categories_column: int
     series_columns: tuple[int, ...]
@@ -231,11 +232,13 @@ def _chart(book: Workbook, ws: Worksheet, sheet: NewSheet, spec: LineChartSpec) 
     if not re.fullmatch(r"\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}", spec.anchor) or \
             max(xl_cell_to_rowcol(spec.anchor)[0] / MAX_ROWS, xl_cell_to_rowcol(spec.anchor)[1] / MAX_COLS) >= 1:
         raise UsageError(f"{where}: anchor {spec.anchor!r} is not a cell of the sheet such as 'H2'")
-    chart = book.add_chart({"type": "line"})
+    single = last == spec.first_row  # one point draws no line: a single date is shown as columns
+    chart = book.add_chart({"type": "column" if single else "line"})
     assert chart is not None
     for col in spec.series_columns:
-        chart.add_series({"name": [sheet.name, 0, col], "categories": [sheet.name, spec.first_row, cat, last, cat],
-                          "values": [sheet.name, spec.first_row, col, last, col], "marker": {"type": "automatic"}})
+        series = {"name": [sheet.name, 0, col], "categories": [sheet.name, spec.first_row, cat, last, cat],
+                  "values": [sheet.name, spec.first_row, col, last, col]}
+        chart.add_series(series if single else {**series, "marker": {"type": "automatic"}})
     if spec.title:
         chart.set_title({"name": spec.title})
     _fail(ws.insert_chart(*xl_cell_to_rowcol(spec.anchor), chart), where, "not placed")

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from automation.engine.tables import RuleSystem
+from automation.workbook.layout import code_columns, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
+from automation.workbook.text import write_text
 from automation.workbook.schema import (
     CHARTS, LISTS, MODIFIERS, SETTINGS, SIDES_SHEET, TABLES, Kind, ListRef, SheetKind,
 )
@@ -36,6 +38,7 @@ class SheetContent:
     header: Sequence[str] | None = None  # default: the kind's columns
     widths: Sequence[float] | None = None
     list_sources: Mapping[str, str] = field(default_factory=dict)
+    instructions: str = ""  # what the umpire enters on this sheet: a note on its first header cell
 
 
 def effect_text(effect: Mapping[str, Any]) -> str:
@@ -84,9 +87,12 @@ def modifier_rows(system: RuleSystem) -> list[list[Any]]:
     return rows
 
 
-def chart_rows(system: RuleSystem) -> list[list[Any]]:
+def chart_rows(system: RuleSystem, skip: Sequence[str] = ()) -> list[list[Any]]:
+    """The rows of the Charts sheet: every chart of ``system`` but those in ``skip``."""
     rows = []
     for c in system.charts.values():
+        if c.id in skip:
+            continue
         for i, r in enumerate(c.rows, start=1):
             for col in c.columns:
                 if col in r:
@@ -117,6 +123,7 @@ def write_workbook(path: Path, sheets: Sequence[SheetContent], lists: Mapping[st
                                          "strings_to_numbers": False})
     wb.set_properties({"created": FIXED_DATE, "author": "Musterroll", "title": "Campaign workbook"})
     bold = wb.add_format({"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True, "valign": "top"})
+    text, run = wb.add_format({"num_format": "@"}), wb.add_format({})
     names = {}
     for sheet in sheets:
         if sheet.kind.id == "lists":
@@ -134,16 +141,20 @@ def write_workbook(path: Path, sheets: Sequence[SheetContent], lists: Mapping[st
             header = list(sheet.header or sheet.kind.header)
             body = [list(r) for r in sheet.rows]
             widths = list(sheet.widths or [c.width for c in sheet.kind.columns] or [14] * len(header))
+        codes = set(code_columns(header))
         for col, h in enumerate(header):
-            ws.write_string(0, col, h, bold)
-            ws.set_column(col, col, widths[col] if col < len(widths) else 14)
-        for col, c in enumerate(sheet.kind.columns):
-            if c.note:
-                ws.write_comment(0, col, c.note, {"x_scale": 2, "y_scale": 1.2})
+            write_text(ws, 0, col, h, f"{sheet.name}!{_ref(0, col)}", bold, run)
+            ws.set_column(col, col, widths[col] if col < len(widths) else 14, text if col in codes else None)
+        notes = {col: c.note for col, c in enumerate(sheet.kind.columns) if c.note}
+        if sheet.instructions:
+            notes[0] = sheet.instructions + (f"\n\n{notes[0]}" if 0 in notes else "")
+        for col, note in notes.items():
+            ws.write_comment(0, col, note, {"x_scale": 2, "y_scale": 1.2})
         for r, row in enumerate(body, start=1):
             for col, value in enumerate(row):
-                _write(ws, r, col, value)
+                _write(ws, r, col, value, f"{sheet.name}!{_ref(r, col)}", text if col in codes else None, run)
         ws.freeze_panes(1, 0)
+        page_setup(ws, [widths[c] if c < len(widths) else 14 for c in range(len(header))])
         if header:
             ws.autofilter(0, 0, max(len(body), 1), len(header) - 1)
         for col, c in enumerate(sheet.kind.columns):
@@ -183,15 +194,21 @@ def _validation_source(column, names: Mapping[str, int], overrides: Mapping[str,
     return None
 
 
-def _write(ws: Any, row: int, col: int, value: Any) -> None:
+def _ref(row: int, col: int) -> str:
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    return xl_rowcol_to_cell(row, col)
+
+
+def _write(ws: Any, row: int, col: int, value: Any, where: str, fmt: Any, run: Any) -> None:
     if value is None:
         return
     if isinstance(value, bool):
-        ws.write_string(row, col, "Yes" if value else "No")
+        write_text(ws, row, col, "Yes" if value else "No", where, fmt, run)
     elif isinstance(value, (int, float)):
         ws.write_number(row, col, value)
     else:
-        ws.write_string(row, col, str(value))  # never a formula, whatever it starts with
+        write_text(ws, row, col, str(value), where, fmt, run)  # never a formula, whatever it starts with
 
 
 def system_sheets(system: RuleSystem, campaign: str, commitment: str) -> list[SheetContent]:
@@ -200,14 +217,16 @@ def system_sheets(system: RuleSystem, campaign: str, commitment: str) -> list[Sh
     from automation.workbook import campaign_sheets
 
     own = campaign_sheets.starting_sheets(system)
+    sides = [SheetContent(SIDES_SHEET, SIDES_SHEET.title, campaign_sheets.default_sides(system))] \
+        if campaign_sheets.uses_sides_sheet(system.id) else []
     return (
-        [SheetContent(SETTINGS, SETTINGS.title, settings_rows(system, campaign, commitment)),
-         SheetContent(SIDES_SHEET, SIDES_SHEET.title, campaign_sheets.default_sides(system)),
-         SheetContent(LISTS, LISTS.title)]
+        [SheetContent(SETTINGS, SETTINGS.title, settings_rows(system, campaign, commitment))]
+        + sides
+        + [SheetContent(LISTS, LISTS.title)]
         + own
         + [SheetContent(TABLES, TABLES.title, table_rows(system)),
            SheetContent(MODIFIERS, MODIFIERS.title, modifier_rows(system)),
-           SheetContent(CHARTS, CHARTS.title, chart_rows(system))]
+           SheetContent(CHARTS, CHARTS.title, chart_rows(system, skip=campaign_sheets.sample_charts(system.id)))]
     )
 
 
