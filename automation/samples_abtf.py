@@ -25,7 +25,6 @@ SAMPLE_KEY = CampaignKey.from_text("A Bridge Too Far: public sample key")
 ILLUSTRATIVE = "ILLUSTRATIVE: invented for the sample"
 START = "Start"
 
-SIDES = [["British", "British", 0, 0, "No", None], ["German", "German", 0, 0, "No", None]]
 
 BLOCKS = [
     # Area, Kind, Side, Strategic Locations, Controlled by, Notes
@@ -181,7 +180,6 @@ PURCHASES_18AM: dict[str, list[list[Any]]] = {
 def build_sample(path: Path = SAMPLE) -> Path:
     from automation.rulebook import load_rulebook
     from automation.workbook.campaign_sheets import default_lists
-    from automation.workbook.schema import SIDES_SHEET
     from automation.workbook.template import SheetContent, system_sheets, write_workbook
 
     from automation.workbook.abtf_output import reinforcement_rows
@@ -193,7 +191,7 @@ def build_sample(path: Path = SAMPLE) -> Path:
             row[5] = "K"
             row[10] = f"{row[10]}; KG: {ILLUSTRATIVE}"
     data = {K.REINFORCEMENTS.id: schedule, K.RG_BRITISH.id: RG_BRITISH, K.RG_GERMAN.id: RG_GERMAN, K.BLOCKS.id: BLOCKS, K.UNITS.id: UNITS,
-            K.CG_ROSTER.id: CG_ROSTER, SIDES_SHEET.id: SIDES, K.CHIT_LIMITS.id: CHIT_LIMITS}
+            K.CG_ROSTER.id: CG_ROSTER, K.CHIT_LIMITS.id: CHIT_LIMITS}
     sheets = [SheetContent(s.kind, s.name, data.get(s.kind.id, s.rows))
               for s in system_sheets(system, "A Bridge Too Far (sample)", SAMPLE_KEY.commitment)]
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,7 +30,7 @@ from automation.render import percent
 REPORT_RESULT = re.compile(r"(?P<result>.*): (?P<observed>\d+) of (?P<rolls>\d+) \([^()]*\); "
                            r"expected [-0-9.]+ \([^()]*\), exactly (?P<expected>\d+(?:/\d+)?)\Z", re.S)
 # "faces 1: 2, 2: 0, ... (11 dice; each face expected 1.10)"
-REPORT_FACES = re.compile(r"faces (?P<counts>\d+: \d+(?:, \d+: \d+)*) \((?P<dice>\d+) dice; [^()]*\)\Z")
+REPORT_FACES = re.compile(r"faces (?P<counts>\d+: \d+(?:, \d+: \d+)*) \((?P<dice>\d+) di(?:ce|e); [^()]*\)\Z")
 FACES_SUBJECT = re.compile(r"d(?P<die>\d+) faces\Z")
 
 
@@ -272,7 +272,7 @@ def report_result_text(rc: ResultCount, rolls: int) -> str:
 def dice_text(d: DieStats) -> str:
     each = Fraction(d.rolls, d.die)
     counts = ", ".join(f"{face}: {n}" for face, n in enumerate(d.faces, start=1))
-    return f"faces {counts} ({d.rolls} dice; each face expected {float(each):.2f})"
+    return f"faces {counts} ({d.rolls} {'die' if d.rolls == 1 else 'dice'}; each face expected {float(each):.2f})"
 
 
 def report_rows(stats: CampaignStats, header: Sequence[str]) -> list[list[Any]]:
@@ -345,7 +345,7 @@ def check_section(sheet: str, rows: Sequence[Sequence[Any]], recount: CampaignSt
         what = f"{subject} {result}".strip()
         at = next((seen[k] for k in order[n + 1:] if k in seen), (last or end) + 1)  # where the row belongs
         out.append(CellProblem(sheet, h.cell("Result", at),
-                               f"the dice statistics lack {side}'s {what}: a recount of the campaign's rolls gives "
+                               f"the dice statistics lack the {what} of {side}: a recount of the campaign's rolls gives "
                                f"{norm(want[key][h.positions.get('Result', 0)])!r}"))
     return out
 

@@ -107,7 +107,7 @@ def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str
     for r in book.read(K.RG_CHART, lists=lists):
         key = (r["Side"], r["ID"])
         if key in out:
-            problems.append(r.problem("ID", f"{r['ID']!r} is already on {r['Side']}'s chart at {out[key].ref.cell}"))
+            problems.append(r.problem("ID", f"{r['ID']!r} is already on the chart of {r['Side']} at {out[key].ref.cell}"))
             continue
         stands = []
         for part in filter(None, (p.strip() for p in str(r["Stands"] or "").split(";"))):
@@ -177,7 +177,7 @@ def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
             mes[me_id] = me
         if rg_chart is not None and r["RG"] and (r["Side"], r["RG"]) not in rg_chart:
             valid = ", ".join(k[1] for k in rg_chart if k[0] == r["Side"]) or "(none)"
-            problems.append(r.problem("RG", f"{r['RG']!r} is not on {r['Side']}'s RG chart; valid: {valid}"))
+            problems.append(r.problem("RG", f"{r['RG']!r} is not on the RG chart of {r['Side']}; valid: {valid}"))
         status = r["Status"]
         if not r["Discipline"] and r["Kind"] not in NO_DISCIPLINE:
             problems.append(r.problem("Discipline", f"is empty; a {r['Kind']} stand needs one of {', '.join(lists.get('discipline', ()))}"))

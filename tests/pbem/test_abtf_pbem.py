@@ -397,10 +397,12 @@ def test_verify_with_the_key_passes_on_the_played_sample(capsys, played):
 def test_stats_lists_both_sides_of_the_played_sample(capsys, played):
     code, out, _ = run(capsys, "stats", played)
     assert code == 0
-    assert [ln.rstrip(":") for ln in out.splitlines() if ln and not ln.startswith(" ")] == ["British", "German"]
+    # the weather, EC and wind rolls (9.6216) are the umpire's, made for both sides
+    assert [ln.rstrip(":") for ln in out.splitlines() if ln and not ln.startswith(" ")] == ["British", "German", "Umpire"]
     code, out, _ = run(capsys, "stats", played, "--json")
     sides = json.loads(out)["sides"]
-    assert list(sides) == ["British", "German"]
+    assert list(sides) == ["British", "German", "Umpire"]
+    assert {t["table"] for t in sides["Umpire"]["tables"]} == {"abtf.weather", "abtf.ec", "abtf.wind_force"}
 
     def table(side: str, table_id: str) -> dict[str, Any] | None:
         return next((t for t in sides[side]["tables"] if t["table"] == table_id), None)

@@ -156,7 +156,7 @@ def test_a_carried_total_removed_with_a_recomputed_digest_is_named_by_the_key(ca
     cheat(book, "Refit Dec 24 2", 1, {})
     code, _, err = run(capsys, "verify", book, "--key", book.with_suffix(".key"))
     assert code == 1
-    assert (f"Refit Dec 24 2!K{row}: the dice statistics lack Russian's bf.escape (Infantry) Escape: a recount of the "
+    assert (f"Refit Dec 24 2!K{row}: the dice statistics lack the bf.escape (Infantry) Escape of Russian: a recount of the "
             f"campaign's rolls gives {text!r}") in err
 
 

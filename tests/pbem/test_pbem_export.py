@@ -141,7 +141,7 @@ def test_the_posture_outcome_stays_with_the_umpire_until_the_reveal_after_the_re
     reveal = [r for r in done if r[0] == "Reveal posture"]
     assert [r[12] for r in rolloff] == ["Umpire"]
     assert [(r[1], r[10], r[12]) for r in reveal] == [
-        ("2.1.1.6", "postures revealed: German Attack; Russian Attack: German attacks", "All")]
+        ("2.1.1.6", "postures revealed: German Attack; Russian Attack: attacker German", "All")]
 
 
 def test_report_lines_about_one_side_are_visible_to_that_side_only(campaign):

@@ -99,7 +99,7 @@ def test_orders_for_a_decision_the_campaign_is_not_waiting_for_are_refused(capsy
 
 @pytest.mark.parametrize("orders, cells, words", [
     ([["Purchase", "A1", 1, None], ["Purchase", "I1", 1, None]], ("A2", "A3"), ("20 CPP", "17")),
-    ([["Purchase", "Q9", 1, None]], ("B2",), ("'Q9' is not on German's RG chart", "I1, A1, E1, O3, F1, P1")),
+    ([["Purchase", "Q9", 1, None]], ("B2",), ("'Q9' is not on the RG chart of German", "I1, A1, E1, O3, F1, P1")),
     ([["Purchase", "I1", 3, None]], ("C2",), ("3 x I1 exceeds the campaign total of 3", "at most 2 more")),
     ([["Purchase", "E1", 2, None]], ("C2",), ("2 x E1 exceeds the campaign total", "1")),
     ([["Repair", "G-Pz-77", 1, None]], ("B2",), ("G-Pz-77",)),

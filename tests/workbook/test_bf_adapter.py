@@ -57,6 +57,6 @@ def test_an_rg_on_the_roster_that_is_not_on_the_rg_chart_names_its_cell(book):
     wb.save(book)
     before = book.read_bytes()
     letter = openpyxl.utils.get_column_letter(column)
-    with pytest.raises(WorkbookError, match=rf"Roster Start!{letter}2: 'Z9' is not on German's RG chart; valid: I1, A1, E1"):
+    with pytest.raises(WorkbookError, match=rf"Roster Start!{letter}2: 'Z9' is not on the RG chart of German; valid: I1, A1, E1"):
         refit(book)
     assert book.read_bytes() == before

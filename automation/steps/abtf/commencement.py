@@ -70,7 +70,7 @@ def weather(state: ABtFState, inputs: ABtFInputs, dice, entries: list) -> tuple[
         conditions.add(f"previous_{last}")
     r = dice.roll("abtf.weather", ("9.62161", BRITISH), Situation(frozenset(conditions)))
     sky = WEATHER[str(r.effect["weather"])]
-    entries.append(rolled(STEP, "9.62161", BRITISH, "Weather", r, sky))
+    entries.append(rolled(STEP, "9.62161", None, "Weather", r, sky))  # the umpire rolls it for both sides
     if night:
         entries.append(note(STEP, "9.62162", "night CG Scenario: no Moon, Scattered Clouds; Base NVR per E1.11"))
     ec_conditions = {"night"} if night else set()
@@ -80,7 +80,7 @@ def weather(state: ABtFState, inputs: ABtFInputs, dice, entries: list) -> tuple[
         ec_conditions.add("previous_dry")
     r = dice.roll("abtf.ec", ("9.62163", BRITISH), Situation(frozenset(ec_conditions)))
     ec = EC[str(r.effect["ec"])]
-    entries.append(rolled(STEP, "9.62163", BRITISH, "EC", r, ec))
+    entries.append(rolled(STEP, "9.62163", None, "EC", r, ec))
     wind_conditions = {"night"} if night else set()
     if sky == "Overcast":
         wind_conditions.add("overcast")
@@ -88,7 +88,7 @@ def weather(state: ABtFState, inputs: ABtFInputs, dice, entries: list) -> tuple[
         wind_conditions.add("previous_clear_gusty")
     r = dice.roll("abtf.wind_force", ("9.62164", BRITISH), Situation(frozenset(wind_conditions)))
     wind = WIND[str(r.effect["wind"])]
-    entries.append(rolled(STEP, "9.62164", BRITISH, "Wind", r, wind + ("; wind direction per B26.52" if r.effect.get("direction")
+    entries.append(rolled(STEP, "9.62164", None, "Wind", r, wind + ("; wind direction per B26.52" if r.effect.get("direction")
                                                                        else "")))
     return sky, ec, wind
 
@@ -130,14 +130,14 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
                                              "sheet says both sides have set up"))
     else:
         first_setup, mover = str(row["Sets up first"]), str(row["Moves first"])
-        entries.append(note(STEP, "9.62133", f"{result}: the {first_setup} sets up first, the {mover} moves first"))
+        entries.append(note(STEP, "9.62133", f"{result}: first to set up: {first_setup}; first to move: {mover}"))
     sky, ec, wind = weather(state, inputs, dice, entries)
-    order = f"{first_setup} sets up first; " + (f"{mover} moves first" if mover
-                                                 else first_move.PENDING)
+    order = f"first to set up: {first_setup}; " + (f"first to move: {mover}" if mover
+                                                   else first_move.PENDING)
     for side in SIDES:
         state = state.record(side, scenario=result, weather=sky, ec=ec, wind=wind, notes=order)
     state = state.with_(next_scenario={"type": result, "sets up first": first_setup, "moves first": mover,
                                        "weather": sky, "EC": ec, "wind": wind})
-    entries.append(note(STEP, "9.6214", f"the {first_setup} sets up first, then the other side; each unit only in its own "
+    entries.append(note(STEP, "9.6214", f"setup: {first_setup} first, then the other side; each unit only in its own "
                                         "Setup Area; the hexes of new Fortifications go on the CG Roster"))
     return StepResult(state, tuple(entries))

@@ -30,9 +30,9 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
         entries.append(note(STEP, "9.62132", f"chits used in the CG: Attack {r.attack_chits}, Idle {r.idle_chits}", side, side))
     nxt = state.next_scenario
     if nxt.get("type") and nxt.get("weather"):
-        moves = f"the {nxt['moves first']} moves first" if nxt.get("moves first") else \
+        moves = f"first to move: {nxt['moves first']}" if nxt.get("moves first") else \
             "the first move is rolled after all setup (9.6215)"
-        entries.append(note(STEP, "9.621", f"next CG Scenario: {nxt['type']}; the {nxt['sets up first']} sets up first, "
+        entries.append(note(STEP, "9.621", f"next CG Scenario: {nxt['type']}; first to set up: {nxt['sets up first']}; "
                                            f"{moves}; {nxt['weather']}, EC {nxt['EC']}, {nxt['wind']}"))
     elif nxt.get("type"):
         entries.append(note(STEP, "9.621", f"{nxt['type']}: no CG Scenario"))

@@ -50,14 +50,14 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
         stand = state.roster.stand(o.subject or "")
         assert stand is not None
         if stand.side == side:
-            problems.append(o.at("Subject").problem(f"Removal: {stand.id} is {side}'s own; only enemy wrecks are destroyed ({RULE})"))
+            problems.append(o.at("Subject").problem(f"Removal: {stand.id} belongs to {side}; only enemy wrecks are destroyed ({RULE})"))
         elif stand.status is not Status.WRECK or stand.wreck_lines != "Enemy lines":
             problems.append(o.at("Subject").problem(
-                f"Removal: {stand.id} is not an enemy wreck behind {side}'s lines (its Wreck lines must be Enemy lines, {RULE})"))
+                f"Removal: {stand.id} is not an enemy wreck behind the lines of {side} (its Wreck lines must be Enemy lines, {RULE})"))
         elif isolated(stand):
             problems.append(o.at("Subject").problem(
-                f"Removal: {stand.id} lies inside a {stand.situation.value.lower()} pocket of {stand.side}'s forces and "
-                f"cannot be destroyed; valid: enemy wrecks in Normal situation behind {side}'s lines ({RULE} item 3)"))
+                f"Removal: {stand.id} lies inside a {stand.situation.value.lower()} pocket of the forces of {stand.side} and "
+                f"cannot be destroyed; valid: enemy wrecks in Normal situation behind the lines of {side} ({RULE} item 3)"))
         if stand.id in seen:
             problems.append(o.at("Subject").problem(f"Removal: {stand.id} is named twice; one attempt per item ({REMOVAL_RULE})"))
         seen.add(stand.id)
@@ -99,7 +99,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             result = dice.roll("bf.fortification_removal", ("wreck-removal", side, wreck.id), Facts(frozenset(conditions)))
             state = state.book(side, "FPP", f"Destroy wreck {wreck.id}", -cost, REMOVAL_RULE)
             eliminated = bool(result.effect.get("eliminated"))
-            text = (f"Eliminated: {wreck.id} leaves {wreck.side}'s roster for good" if eliminated
+            text = (f"Eliminated: {wreck.id} leaves the roster of {wreck.side} for good" if eliminated
                     else f"No effect: {wreck.id} stays a wreck")
             entries.append(rolled(STEP, REMOVAL_RULE, side, wreck.id, result, f"{text} ({cost} FPP)"))
             if eliminated:

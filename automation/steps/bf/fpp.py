@@ -123,7 +123,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             text = f"{result.result} ({cost} FPP)"
             if fort is not None and result.effect.get("eliminated"):
                 state = state.with_(roster=state.roster.remove_stands([fort.id]))
-                text = f"Eliminated: {fort.id} ({fort.type}) leaves {fort.side}'s roster ({cost} FPP)"
+                text = f"Eliminated: {fort.id} ({fort.type}) leaves the roster of {fort.side} ({cost} FPP)"
             elif fort is not None:
                 text = f"No effect: {fort.id} ({fort.type}) stays in place ({cost} FPP)"
             entries.append(rolled(STEP, REMOVAL_RULE, side, str(o.subject), result, text))

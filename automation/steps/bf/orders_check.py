@@ -109,13 +109,13 @@ def _balance(side: str, account: str, have: int, costs: Sequence[Cost]) -> CellP
             continue
         if total_spent <= have + gained:
             return c.order.at("Order").problem(
-                f"{side} has {left + c.amount} {account} left when this order ({c.what}) needs {c.amount}: "
+                f"{account} left to {side}: {left + c.amount}, and this order ({c.what}) needs {c.amount}: "
                 f"the {gained} {account} bought from the RG chart arrive only with the purchases (2.1.1.4), "
                 "after enemy wrecks are destroyed (2.1.1.3.1)")
         spent = "; ".join(f"{x.what}: {x.amount}" for x in costs if x.amount > 0)
         extra = f" + {gained} bought" if gained else ""
         return c.order.at("Order").problem(
-            f"{side}'s orders spend {total_spent} {account} but {side} has {have}{extra}; this is the first order "
+            f"the orders of {side} spend {total_spent} {account}, with {have}{extra} to spend; this is the first order "
             f"that does not fit ({spent})")
     return None
 

@@ -56,7 +56,7 @@ def _roll_off(dice, sides: tuple[str, str], entries: list) -> tuple[str, str]:
 
 def setup_order(attacker: str, defender: str) -> str:
     """2.1: the defender sets up first; the attacker sets up second and moves second."""
-    return f"{defender} sets up first; {attacker} sets up second and moves second"
+    return f"first to set up: {defender}; second to set up and to move: {attacker}"
 
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
@@ -69,12 +69,12 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     attacker: str | None
     if len(attackers) == 2:
         throws, attacker = _roll_off(dice, (a, b), entries)
-        entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: {attacker} attacks, "
-                            f"{inputs.other(attacker)} defends; {setup_order(attacker, inputs.other(attacker))}",
+        entries.append(note(STEP, RULE, f"both attack: roll-off {throws}: attacker {attacker}, "
+                            f"defender {inputs.other(attacker)}; {setup_order(attacker, inputs.other(attacker))}",
                             None, "roll-off"))
     elif len(attackers) == 1:
         attacker = attackers[0]
-        entries.append(note(STEP, RULE, f"{attacker} attacks; {inputs.other(attacker)} defends; "
+        entries.append(note(STEP, RULE, f"attacker {attacker}; defender {inputs.other(attacker)}; "
                             f"{setup_order(attacker, inputs.other(attacker))}"))
     else:
         attacker = None
@@ -82,7 +82,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     night: tuple[str, ...] = ()
     if inputs.date.is_night and attacker is not None:
         night = (attacker,)
-        entries.append(note(STEP, NIGHT_RULE, "attacks at night: night penalty on its CPP roll", attacker, attacker,
+        entries.append(note(STEP, NIGHT_RULE, "attacker at night: night penalty on the CPP roll", attacker, attacker,
                             visible=attacker))
     ledger = replace(state.ledger, night_attackers=night)
     return StepResult(state.with_(postures=postures, attacker=attacker, scenario=attacker is not None, ledger=ledger),

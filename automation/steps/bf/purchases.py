@@ -104,7 +104,7 @@ def check(inputs: BFInputs, state: BFState, side: str, orders: tuple[Order, ...]
             continue
         rg = inputs.rg_chart.get((side, str(o.subject or "").strip()))
         if rg is None:
-            what = "the RG ID is empty" if not o.subject else f"{o.subject!r} is not on {side}'s RG chart"
+            what = "the RG ID is empty" if not o.subject else f"{o.subject!r} is not on the RG chart of {side}"
             problems.append(o.at("Subject").problem(f"Purchase: {what}; valid: {valid}"))
             continue
         n = _count(o)

@@ -12,5 +12,5 @@ RULE = "2.1.1.6"
 
 def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     chosen = "; ".join(f"{s} {state.postures[s]}" for s in inputs.side_names if s in state.postures)
-    outcome = f"{state.attacker} attacks" if state.attacker else "both defend: no scenario is played"
+    outcome = f"attacker {state.attacker}" if state.attacker else "both defend: no scenario is played"
     return StepResult(state, (note(STEP, RULE, f"postures revealed: {chosen}: {outcome}", None, "posture", visible=ALL),))

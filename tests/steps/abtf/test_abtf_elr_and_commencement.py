@@ -82,7 +82,7 @@ def test_9_62133a_a_dual_assault_rolls_who_sets_up_first_but_not_who_moves_first
     assert out.state.next_scenario == {"type": "Dual Assault", "sets up first": "British", "moves first": None,
                                        "weather": "Clear", "EC": "Moderate", "wind": "No Wind"}
     assert [label for label, _ in dice.thrown] == ["9.62133/German", "9.62161/British", "9.62163/British", "9.62164/British"]
-    assert out.state.records["German"].notes == "British sets up first; first move by dr after all setup (9.6215)"
+    assert out.state.records["German"].notes == "first to set up: British; first move by dr after all setup (9.6215)"
     assert not any(e.rule == "9.6215" for e in out.entries)
 
 

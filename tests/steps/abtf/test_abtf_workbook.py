@@ -227,7 +227,8 @@ def test_9_6215_a_dual_assaults_first_move_is_a_later_stage_after_the_umpires_se
     assert not any(e.rule == "9.6215" and e.roll for e in stage_2.entries)
     roster = {r["Side"]: r for r in rows(book, "CG Roster 18AM", K.CG_ROSTER) if r["CG Date"] == "18AM"}
     assert roster["British"]["Scenario"] == "Dual Assault"
-    assert roster["British"]["Notes"].endswith("sets up first; first move by dr after all setup (9.6215)")
+    notes = roster["British"]["Notes"]
+    assert notes.startswith("first to set up: ") and notes.endswith("; first move by dr after all setup (9.6215)")
     again = refit(book)
     assert again.date == "18AM" and again.written == [] and again.waiting.sheet == "Setup 18AM"
     append_sheets(book, [_sheet("Setup 18AM", K.SETUP, [["British", "Yes", None], ["German", "Yes", None]], "results")],

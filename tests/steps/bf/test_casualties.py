@@ -95,10 +95,10 @@ def test_only_enemy_wrecks_behind_the_sides_lines_may_be_destroyed():
                             removal("R-T70-1"), removal("R-T70-1")).prepared())
     problems, costs = casualties.check(inputs, state, "German", inputs.spend["German"])
     assert [str(p) for p in problems] == [
-        "Spend Dec 24 German!B2: Removal: G-Pz-2 is German's own; only enemy wrecks are destroyed (2.1.1.3.1)",
-        "Spend Dec 24 German!B3: Removal: R-T34-3 is not an enemy wreck behind German's lines "
+        "Spend Dec 24 German!B2: Removal: G-Pz-2 belongs to German; only enemy wrecks are destroyed (2.1.1.3.1)",
+        "Spend Dec 24 German!B3: Removal: R-T34-3 is not an enemy wreck behind the lines of German "
         "(its Wreck lines must be Enemy lines, 2.1.1.3.1)",
-        "Spend Dec 24 German!B4: Removal: R-T34-1 is not an enemy wreck behind German's lines "
+        "Spend Dec 24 German!B4: Removal: R-T34-1 is not an enemy wreck behind the lines of German "
         "(its Wreck lines must be Enemy lines, 2.1.1.3.1)",
         "Spend Dec 24 German!B6: Removal: R-T70-1 is named twice; one attempt per item (2.1.1.5.1)",
     ]
@@ -114,6 +114,6 @@ def test_2_1_1_3_1_item_3_a_wreck_inside_its_own_sides_cut_off_pocket_cannot_be_
     assert kept.status is Status.WRECK and kept.situation is Situation.CUT_OFF
     problems, costs = casualties.check(inputs, state, "German", inputs.spend["German"])
     assert [str(p) for p in problems] == [
-        "Spend Dec 24 German!B2: Removal: R-T70-1 lies inside a cut off pocket of Russian's forces and cannot be "
-        "destroyed; valid: enemy wrecks in Normal situation behind German's lines (2.1.1.3.1 item 3)"]
+        "Spend Dec 24 German!B2: Removal: R-T70-1 lies inside a cut off pocket of the forces of Russian and cannot be "
+        "destroyed; valid: enemy wrecks in Normal situation behind the lines of German (2.1.1.3.1 item 3)"]
     assert [c.amount for c in costs] == [1, 1]

@@ -43,10 +43,10 @@ def test_bad_orders_are_refused_cell_by_cell_and_the_workbook_is_untouched(book:
     with pytest.raises(WorkbookError) as err:
         refit(book)
     assert [str(p) for p in err.value.problems] == [
-        "Spend Dec 23 German!B2: Purchase: 'O9' is not on German's RG chart; valid: I1, A1, E1, O3, F1, P1",
+        "Spend Dec 23 German!B2: Purchase: 'O9' is not on the RG chart of German; valid: I1, A1, E1, O3, F1, P1",
         # 3 x O3 is beyond its scenario maximum of 2 but may be bought: the maximum limits deployment (2.1.1.7)
         # 10 at the start + 10 rolled (Dec 23: natural 6, -2 historical = 4: +10)
-        "Spend Dec 23 German!A4: German's orders spend 30 CPP but German has 20; this is the first order that does "
+        "Spend Dec 23 German!A4: the orders of German spend 30 CPP, with 20 to spend; this is the first order that does "
         "not fit (3 x O3 at 6 CPP: 18; 1 x A1 at 12 CPP: 12)",
         "Spend Dec 23 Russian!B2: Combine: 1/1378 RR has 11 of 11 stands (0% casualties); both MEs need 50% or more "
         "casualties (2.1.1.3.2)",

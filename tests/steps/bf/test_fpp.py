@@ -105,7 +105,7 @@ def test_2_1_1_5_1_an_enemy_fortification_eliminated_by_its_roster_id_leaves_the
     assert "Russian Wire section Dec 23 1" not in stand_ids(result.state, "Russian")
     assert "Russian Minefield section Dec 23 1" in stand_ids(result.state, "Russian")
     assert texts(result, "Russian Wire section Dec 23 1") == [
-        "Eliminated: Russian Wire section Dec 23 1 (Wire section) leaves Russian's roster (1 FPP)"]
+        "Eliminated: Russian Wire section Dec 23 1 (Wire section) leaves the roster of Russian (1 FPP)"]
     assert ledger(result.state, "German", "FPP") == [("Removal attempt: Russian Wire section Dec 23 1", -1, 4)]
 
 

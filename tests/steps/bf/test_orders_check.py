@@ -45,8 +45,8 @@ def test_every_bad_order_is_named_by_its_cell_all_together():
         order("Posture", None, "Attack"),      # row 7: belongs on the Orders sheet
     ).spend("Russian", purchase("I1"))
     assert refused(campaign) == [
-        "Spend Dec 24 German!B2: Purchase: 'O9' is not on German's RG chart; valid: I1, A1, F1, P1",
-        "Spend Dec 24 German!A3: German's orders spend 12 CPP but German has 10; this is the first order that does "
+        "Spend Dec 24 German!B2: Purchase: 'O9' is not on the RG chart of German; valid: I1, A1, F1, P1",
+        "Spend Dec 24 German!A3: the orders of German spend 12 CPP, with 10 to spend; this is the first order that does "
         "not fit (1 x A1 at 12 CPP: 12)",
         "Spend Dec 24 German!C3: Purchase: 1 x A1 exceeds the campaign total of 2: 2 already used "
         "(base force included, 2.1.1.4.1), so at most 0 more",
@@ -56,21 +56,21 @@ def test_every_bad_order_is_named_by_its_cell_all_together():
         "neither of identical class and type nor both I class (2.1.1.3.2)",
         "Spend Dec 24 German!A7: Posture belongs on the Orders sheet; here: Repair, Combine, Purchase, Extra CPP, "
         "Preregistered points, Removal, Fortification",
-        "Spend Dec 24 Russian!B2: Purchase: 'I1' is not on Russian's RG chart; valid: none",
+        "Spend Dec 24 Russian!B2: Purchase: 'I1' is not on the RG chart of Russian; valid: none",
     ]
 
 
 def test_an_overspend_is_reported_at_the_first_order_that_does_not_fit():
     campaign = front().spend("German", repair("G-Pz-2", 1), purchase("I1"), purchase("F1"))
     assert refused(campaign) == [
-        "Spend Dec 24 German!A4: German's orders spend 14 CPP but German has 10; this is the first order that does "
+        "Spend Dec 24 German!A4: the orders of German spend 14 CPP, with 10 to spend; this is the first order that does "
         "not fit (repair of G-Pz-2: 1; 1 x I1 at 8 CPP: 8; 1 x F1 at 5 CPP: 5)"]
 
 
 def test_fpp_bought_now_arrive_after_enemy_wrecks_are_destroyed():
     campaign = front().fpp("German", 0).spend("German", purchase("P1"), removal("R-T34-2"))
     assert refused(campaign) == [
-        "Spend Dec 24 German!A3: German has 0 FPP left when this order (destroying the wreck R-T34-2) needs 1: the 4 FPP "
+        "Spend Dec 24 German!A3: FPP left to German: 0, and this order (destroying the wreck R-T34-2) needs 1: the 4 FPP "
         "bought from the RG chart arrive only with the purchases (2.1.1.4), after enemy wrecks are destroyed (2.1.1.3.1)"]
 
 

@@ -17,7 +17,7 @@ def test_2_1_defender_sets_up_first_attacker_sets_up_second_and_moves_second():
     result = run(posture, inputs, state, ScriptedDice())
     assert result.state.attacker == "Russian" and result.state.scenario
     assert result.state.postures == {"German": "Defend", "Russian": "Attack"}
-    assert ("Russian attacks; German defends; German sets up first; Russian sets up second and moves second"
+    assert ("attacker Russian; defender German; first to set up: German; second to set up and to move: Russian"
             in texts(result))
 
 
@@ -29,7 +29,7 @@ def test_both_attacking_roll_off_ties_are_rolled_again_and_the_high_roll_attacks
     result = run(posture, inputs, state, dice)
     assert result.state.attacker == "Russian"
     assert ("both attack: roll-off German 6, Russian 6 (tie: rolled again); German 3, Russian 8: "
-            "Russian attacks, German defends; German sets up first; Russian sets up second and moves second") in texts(result)
+            "attacker Russian, defender German; first to set up: German; second to set up and to move: Russian") in texts(result)
 
 
 def test_the_first_side_wins_the_roll_off_on_a_higher_die():
@@ -86,7 +86,7 @@ def test_attacking_at_night_is_flagged_and_costs_five_on_the_cpp_roll():
                      .orders("Russian", ("Posture", None, "Defend", None)).build())
     flagged = run(posture, inputs, state)
     assert flagged.state.ledger.night_attackers == ("German",)
-    assert "attacks at night: night penalty on its CPP roll" in texts(flagged, "German")
+    assert "attacker at night: night penalty on the CPP roll" in texts(flagged, "German")
     rolled = run(cpp, inputs, flagged.state, ScriptedDice(at("cpp/German", 8), at("cpp/Russian", 8)))
     german, russian = [e.roll for e in rolled.entries if e.roll is not None]
     assert modifiers(german) == {"night_attack": -5} and (german.final, german.result) == (3, "+10")

@@ -68,7 +68,7 @@ def test_the_campaign_total_counts_the_base_force_and_earlier_purchases():
 
 def test_an_unknown_rg_and_a_bad_count_are_named():
     assert problems(rostov().spend("German", purchase("O9"), purchase("I1", 0), purchase("I1", "two"))) == [
-        "Spend Dec 24 German!B2: Purchase: 'O9' is not on German's RG chart; valid: I1, O3, F1, P1",
+        "Spend Dec 24 German!B2: Purchase: 'O9' is not on the RG chart of German; valid: I1, O3, F1, P1",
         "Spend Dec 24 German!C3: Purchase: how many of I1: a whole number of 1 or more, not 0",
         "Spend Dec 24 German!C4: Purchase: how many of I1: a whole number of 1 or more, not 'two'"]
 
