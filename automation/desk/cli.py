@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+
+def report(outcome) -> int:
+    """Print the outcome; the lines left out for their problems go to stderr,
+    each at its cell (the run still wrote what the other lines resolved)."""
+    for p in outcome.problems:
+        print(f"musterroll: {p}", file=sys.stderr)
+    return 0
 
 
 def cmd_roll_requests(args: argparse.Namespace) -> int:
@@ -13,7 +22,7 @@ def cmd_roll_requests(args: argparse.Namespace) -> int:
 
     outcome = roll_requests(Path(args.book), Path(args.key) if args.key else None)
     print(json.dumps(outcome.as_json(), ensure_ascii=False, indent=1) if args.json else outcome.summary())
-    return 0
+    return report(outcome)
 
 
 def cmd_trackers(args: argparse.Namespace) -> int:
@@ -26,7 +35,7 @@ def cmd_trackers(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown tracker {t!r}; valid: {', '.join(TRACKERS)}")
     outcome = update_trackers(Path(args.book), Path(args.key) if args.key else None, args.only)
     print(json.dumps(outcome.as_json(), ensure_ascii=False, indent=1) if args.json else outcome.summary())
-    return 0
+    return report(outcome)
 
 
 def cmd_desk_add(args: argparse.Namespace) -> int:

@@ -1,6 +1,7 @@
 """The dice desk: roll requests the umpire lists in the "Roll requests" sheet,
 resolved into a dated log sheet ("Desk <date> <n>") with the refit's audit
-trail. A request's dice derive from the campaign key and its ID alone
+trail. Requests are independent: a bad one is reported at its cell and the
+others are resolved all the same. A request's dice derive from the campaign key and its ID alone
 (``desk/request/<ID>``), so resolving again never rerolls; a request already in
 a log is skipped, and changing its table, column or modifiers afterwards is
 refused."""
@@ -21,7 +22,7 @@ from automation.engine.tables import Table, TableKind
 from automation.errors import CellProblem, UsageError, WorkbookError
 from automation.workbook.desk_sheets import DESK_LOG, ROLL_REQUESTS, desk_log_name
 from automation.workbook.package import NewSheet
-from automation.workbook.reader import SheetRow
+from automation.workbook.reader import SheetRow, match_name, read_each
 from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
 
 LOG_NAME = re.compile(r"^Desk (?P<date>.+) (?P<n>\d+)$")
@@ -57,10 +58,12 @@ def log_sheets(names: Sequence[str]) -> list[str]:
     return [n for n in names if LOG_NAME.match(n)]
 
 
-def read_requests(rows: list[SheetRow], visible: Sequence[str]) -> list[Request]:
+def read_requests(rows: list[SheetRow], visible: Sequence[str]) -> tuple[list[Request], list[CellProblem]]:
+    """The requests of good rows, and the problems of the others."""
     problems: list[CellProblem] = []
     out = []
     for r in rows:
+        before = len(problems)
         rid = str(r["ID"]).strip()
         date = r["Date"]
         if date is not None:
@@ -68,17 +71,16 @@ def read_requests(rows: list[SheetRow], visible: Sequence[str]) -> list[Request]
             if len(date) > 12 or FORBIDDEN_SHEET_CHARS.search(date):
                 problems.append(r.problem("Date", f"{date!r} names the log sheet: at most 12 characters, none of [ ] : * ? / \\"))
         who = str(r["Visible to"] or DEFAULT_VISIBLE).strip()
-        match = next((v for v in visible if v.lower() == who.lower()), None)
+        match = match_name(who, visible)
         if match is None:
             problems.append(r.problem("Visible to", f"{who!r} is not one of {', '.join(visible)}"))
         if "/" in rid or not rid:
             problems.append(r.problem("ID", f"{rid!r}: an ID may not be empty or hold '/'"))
         dice = r.get("Physical dice")
-        out.append(Request(rid, str(r["Table"]).strip(), r["Column"], str(r["Modifiers"] or "").strip(),
-                           str(r["For"] or ""), date, match or who, r, None if dice in (None, "") else str(dice)))
-    if problems:
-        raise WorkbookError(problems)
-    return out
+        if len(problems) == before:
+            out.append(Request(rid, str(r["Table"]).strip(), r["Column"], str(r["Modifiers"] or "").strip(),
+                               str(r["For"] or ""), date, match or who, r, None if dice in (None, "") else str(dice)))
+    return out, problems
 
 
 def _unknown_table(table_id: str, tables: Mapping[str, Table]) -> str:
@@ -88,9 +90,9 @@ def _unknown_table(table_id: str, tables: Mapping[str, Table]) -> str:
 
 
 def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], logged: Mapping[str, Logged],
-            today: dt.date) -> tuple[list[Resolved], list[Request]]:
-    """(new requests resolved, requests already logged). Raises WorkbookError
-    naming every bad request; nothing is resolved then."""
+            today: dt.date) -> tuple[list[Resolved], list[Request], list[CellProblem]]:
+    """(new requests resolved, requests already logged, the problems of the
+    requests that could not be resolved: each names its cell)."""
     from automation.desk.audit import changed_since_logged
     from automation.desk.dice import desk_label, physical_label
 
@@ -99,7 +101,7 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
     old: list[Request] = []
     for q in requests:
         r = q.row
-        table = tables.get(q.table)
+        table = tables.get(q.table) or tables.get(match_name(q.table, list(tables)) or "")
         if table is None:
             problems.append(r.problem("Table", _unknown_table(q.table, tables)))
             continue
@@ -111,6 +113,7 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
                                       "enter its rows in Desk tables (or the campaign's Tables) before using it"))
             continue
         column = str(q.column).strip() if q.column is not None else table.default_column()
+        column = match_name(column, table.columns) or column
         if column not in table.columns:
             problems.append(r.problem("Column", f"{column!r} is not a column of {table.id}; valid: {', '.join(table.columns)}"))
             continue
@@ -149,9 +152,7 @@ def resolve(requests: list[Request], dice: Roller, tables: Mapping[str, Table], 
                 old.append(q)
             continue
         done.append(Resolved(q, q.date or today.isoformat(), roll))
-    if problems:
-        raise WorkbookError(problems)
-    return done, old
+    return done, old, problems
 
 
 def without_physical():
@@ -187,15 +188,23 @@ def log_sheets_for(resolved: list[Resolved], existing: Sequence[str]) -> list[Ne
 
 
 def plan(book: Any, dice: Roller, tables: Mapping[str, Table], visible: Sequence[str],
-         today: dt.date) -> tuple[list[Resolved], list[Request], list[NewSheet]]:
-    """Resolve the new requests of ``book``'s Roll requests sheet: (resolved, already logged, sheets to append)."""
+         today: dt.date) -> tuple[list[Resolved], list[Request], list[NewSheet], list[CellProblem]]:
+    """Resolve the new requests of ``book``'s Roll requests sheet: (resolved,
+    already logged, sheets to append, the problems of the requests left out)."""
     if not book.has(ROLL_REQUESTS.title):
         raise WorkbookError(CellProblem(ROLL_REQUESTS.title, "A1", "the sheet is missing; add it with "
                                         "`musterroll desk-add BOOK.xlsx roll-requests` (header: "
                                         f"{', '.join(ROLL_REQUESTS.header)})"), str(book.path))
     header = {str(h).strip() for h in (book.raw(ROLL_REQUESTS.title)[:1] or [[]])[0] if h not in (None, "")}
     kind = ROLL_REQUESTS if "Physical dice" in header else without_physical()  # a sheet added before the column
-    requests = read_requests(book.read(kind, ROLL_REQUESTS.title), visible)
+    rows, problems = read_each(book, kind, ROLL_REQUESTS.title)
+    requests, bad = read_requests(rows, visible)
     logged = logged_rolls(book, log_sheets(book.sheet_names))
-    resolved, old = resolve(requests, dice, tables, logged, today)
-    return resolved, old, log_sheets_for(resolved, book.sheet_names)
+    resolved, old, refused = resolve(requests, dice, tables, logged, today)
+    return resolved, old, log_sheets_for(resolved, book.sheet_names), sorted(problems + bad + refused, key=_order)
+
+
+def _order(problem: CellProblem) -> tuple[int, int, str]:
+    """Problems in the order of the sheet: by row, then column."""
+    m = re.match(r"([A-Z]+)(\d+)$", problem.cell)
+    return (int(m.group(2)), len(m.group(1)), m.group(1)) if m else (0, 0, problem.cell)

@@ -34,16 +34,19 @@ class DeskOutcome:
     written: list[str] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    problems: list[CellProblem] = field(default_factory=list)  # lines left out; the others were resolved
 
     def summary(self) -> str:
         out = [f"{self.path}: {self.job}"]
         out += [f"  {n}" for n in self.notes]
         out += [f"  wrote {n}" for n in self.written] or ["  nothing new to write"]
+        if self.problems:
+            out.append(f"  {len(self.problems)} problem(s): the lines they name were left out; fix them and run again")
         return "\n".join(out)
 
     def as_json(self) -> dict[str, Any]:
         return {"workbook": str(self.path), "job": self.job, "written": self.written, "notes": self.notes,
-                "lines": self.lines}
+                "lines": self.lines, "problems": [str(p) for p in self.problems]}
 
 
 def _commitment(book: BookSource) -> str:
@@ -88,8 +91,11 @@ def plan_roll_requests(book: BookSource, key: CampaignKey | None = None, key_fil
                                         "`musterroll desk-add BOOK.xlsx roll-requests`, then list the rolls there"),
                             str(book.path))
     dice = _dice(book, key, key_file)
-    resolved, old, sheets = desk_requests.plan(book, dice, dice.tables, visible_choices(book), today or dt.date.today())
-    outcome = DeskOutcome(Path(str(book.path)), "roll requests", [s.name for s in sheets])
+    resolved, old, sheets, problems = desk_requests.plan(book, dice, dice.tables, visible_choices(book),
+                                                         today or dt.date.today())
+    if problems and not sheets:  # nothing to write: a refusal, the workbook stays as it is
+        raise WorkbookError(problems, str(book.path))
+    outcome = DeskOutcome(Path(str(book.path)), "roll requests", [s.name for s in sheets], problems=problems)
     if old:
         outcome.notes.append(f"{len(old)} request(s) already in a Desk log: not rolled again")
     from automation.render import roll_json
@@ -128,10 +134,11 @@ def plan_trackers(book: BookSource, key: CampaignKey | None = None, key_file: Pa
     problems: list[CellProblem] = []
     for t in chosen:
         try:
-            output, sheet = tracking.plan(book, t, ctx)
+            output, sheet, left_out = tracking.plan(book, t, ctx)
         except WorkbookError as exc:
             problems.extend(exc.problems)
             continue
+        outcome.problems += left_out
         outcome.lines += [_line_json(t.id, ln) for ln in output.lines + output.status]
         if sheet is None and not output.lines and not output.status:
             outcome.notes.append(f"{t.title}: no entries yet in {t.kind.title}")
@@ -140,8 +147,9 @@ def plan_trackers(book: BookSource, key: CampaignKey | None = None, key_file: Pa
         else:
             sheets.append(sheet)
             outcome.notes.append(f"{t.title}: {_count(output)}")
-    if problems:
-        raise WorkbookError(problems, str(book.path))
+    outcome.problems = problems + outcome.problems  # a tracker that cannot run does not hold up the others
+    if outcome.problems and not sheets:  # nothing to write: a refusal, with every problem
+        raise WorkbookError(outcome.problems, str(book.path))
     outcome.written = [s.name for s in sheets]
     return outcome, sheets
 

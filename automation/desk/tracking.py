@@ -12,6 +12,7 @@ from automation.desk.trackers.base import UMPIRE, Context, Line, Tracker, Tracke
 from automation.errors import CellProblem, WorkbookError
 from automation.workbook.desk_sheets import TRACKER_LOG, tracker_log_name
 from automation.workbook.package import NewSheet
+from automation.workbook.reader import read_each
 
 
 def log_row(line: Line) -> list[Any]:
@@ -55,22 +56,42 @@ def check_logged(output: TrackerOutput, book: Any, logs: list[str]) -> list[Line
             for label, b in logged.items() if label not in labels]
 
 
-def plan(book: Any, tracker: Tracker, ctx: Context) -> tuple[TrackerOutput, NewSheet | None]:
-    """The tracker's output and the log sheet to append (None: the last log is up to date)."""
-    rows = book.read(tracker.kind)
+def plan(book: Any, tracker: Tracker, ctx: Context) -> tuple[TrackerOutput, NewSheet | None, list[CellProblem]]:
+    """The tracker's output, the log sheet to append (None: the last log is up
+    to date) and the problems of the lines left out: a line with a problem is
+    reported at its cell and the tracker runs on the others."""
+    rows, problems = read_each(book, tracker.kind)
+    output = TrackerOutput()
+    while rows:
+        try:
+            output = tracker.run(rows, ctx)
+            break
+        except WorkbookError as exc:
+            problems += exc.problems
+            bad = {_row_of(p) for p in exc.problems if p.sheet == tracker.kind.title}
+            kept = [r for r in rows if r.row not in bad]
+            if len(kept) == len(rows):  # a problem of no line of the sheet (its settings): nothing can run
+                raise WorkbookError(problems, str(book.path)) from None
+            rows = kept
     if not rows:
-        return TrackerOutput(), None
-    output = tracker.run(rows, ctx)
+        if problems:
+            raise WorkbookError(problems, str(book.path))
+        return output, None, []
     logs = log_names(tracker, book.sheet_names)
     missing = check_logged(output, book, logs)
     output = TrackerOutput(output.lines, output.status + tuple(missing))
     rows_out = log_rows(output)
     if logs and same_rows(book.raw(logs[-1]), rows_out):
-        return output, None
+        return output, None, problems
     taken = {n.lower() for n in book.sheet_names}
     n = len(logs) + 1
     while tracker_log_name(tracker.kind.title, n).lower() in taken:
         n += 1
     sheet = NewSheet(tracker_log_name(tracker.kind.title, n), rows_out, kind="log",
                      column_widths=[c.width for c in TRACKER_LOG.columns])
-    return output, sheet
+    return output, sheet, problems
+
+
+def _row_of(problem: CellProblem) -> int:
+    m = re.match(r"[A-Z]+(\d+)$", problem.cell)
+    return int(m.group(1)) if m else 0

@@ -444,12 +444,30 @@ def validate_rows(
     path: str | None = None,
     extra_check: Callable[[SheetRow], list[CellProblem]] | None = None,
 ) -> list[SheetRow]:
-    problems: list[CellProblem] = []
-    if not raw:
-        raise WorkbookError(CellProblem(sheet, "A1", f"the sheet is empty; the header row must be: {', '.join(kind.header)}"), path)
-    positions, problems = header_positions(sheet, kind, raw[0])
+    """The sheet's rows, every value checked; all problems raised together."""
+    rows, problems = validate_each(sheet, kind, raw, lists, path, extra_check)
     if problems:
         raise WorkbookError(problems, path)
+    return rows
+
+
+def validate_each(
+    sheet: str,
+    kind: SheetKind,
+    raw: list[list[Any]],
+    lists: Mapping[str, Sequence[str]],
+    path: str | None = None,
+    extra_check: Callable[[SheetRow], list[CellProblem]] | None = None,
+) -> tuple[list[SheetRow], list[CellProblem]]:
+    """The sheet's good rows and the problems of the others, row by row (a
+    sheet of independent lines: one bad line does not hold up the rest).
+    A header that does not fit the kind is raised: no row can be read then."""
+    if not raw:
+        raise WorkbookError(CellProblem(sheet, "A1", f"the sheet is empty; the header row must be: {', '.join(kind.header)}"), path)
+    positions, header_problems = header_positions(sheet, kind, raw[0])
+    if header_problems:
+        raise WorkbookError(header_problems, path)
+    problems: list[CellProblem] = []
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
     for r, raw_row in enumerate(raw[1:], start=2):
@@ -458,6 +476,7 @@ def validate_rows(
             continue
         values: dict[str, Any] = {}
         cells: dict[str, str] = {}
+        found: list[CellProblem] = []
         for c in kind.columns:
             col = positions[c.name]
             ref = cell_ref(col, r)
@@ -465,22 +484,31 @@ def validate_rows(
             value = raw_row[col] if col < len(raw_row) else None
             converted, message = convert(c, value, lists)
             if message:
-                problems.append(CellProblem(sheet, ref, f"{c.name}: {message}"))
+                found.append(CellProblem(sheet, ref, f"{c.name}: {message}"))
                 continue
             values[c.name] = converted
             if c.unique and converted is not None:
-                key = (c.name, str(converted).lower())
+                key = (c.name, norm(converted))
                 if key in seen:
-                    problems.append(CellProblem(sheet, ref, f"{c.name}: {converted!r} is already used at {seen[key]}; it must be unique"))
+                    found.append(CellProblem(sheet, ref, f"{c.name}: {converted!r} is already used at {seen[key]}; it must be unique"))
                 else:
                     seen[key] = ref
         row = SheetRow(sheet, r, values, cells)
         if extra_check:
-            problems.extend(extra_check(row))
-        rows.append(row)
-    if problems:
-        raise WorkbookError(problems, path)
-    return rows
+            found.extend(extra_check(row))
+        problems.extend(found)
+        if not found:
+            rows.append(row)
+    return rows, problems
+
+
+def read_each(book: Any, kind: SheetKind, name: str | None = None,
+              lists: Mapping[str, Sequence[str]] | None = None) -> tuple[list[SheetRow], list[CellProblem]]:
+    """:func:`validate_each` on sheet ``name`` of ``book`` (the file's Workbook or the live adapter)."""
+    name = name or kind.title
+    if not book.has(name):
+        raise WorkbookError(missing_sheet(name, kind, list(getattr(book, "sheet_names", ()))), str(book.path))
+    return validate_each(name, kind, book.raw(name), lists or {}, str(book.path))
 
 
 def lists_from_rows(name: str, rows: list[list[Any]], path: str | None = None) -> dict[str, list[str]]:

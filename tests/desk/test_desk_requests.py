@@ -102,15 +102,22 @@ def test_changing_a_logged_requests_modifiers_is_refused_at_its_cell(book, capsy
     (["B1", "house.fire", None, None, None, None, "Everyone"],
      "Roll requests!G2: 'Everyone' is not one of All, Umpire, German, Russian"),
 ])
-def test_a_bad_request_names_its_cell_and_writes_nothing(tmp_path, capsys, row, message):
+def test_a_bad_request_names_its_cell_and_the_others_are_resolved(tmp_path, capsys, row, message):
     path = sample_copy(tmp_path)
     fill(path, ROLL_REQUESTS, [REQUESTS[0], row])
-    before = path.read_bytes()
     code = main(["roll-requests", str(path)])
-    err = capsys.readouterr().err
-    assert code == 2 and message.replace("!B2", "!B3").replace("!C2", "!C3").replace("!D2", "!D3").replace(
+    out, err = capsys.readouterr()
+    assert code == 0 and message.replace("!B2", "!B3").replace("!C2", "!C3").replace("!D2", "!D3").replace(
         "!G2", "!G3") in err
-    assert path.read_bytes() == before
+    assert "1 problem(s): the lines they name were left out" in out
+    assert [r["ID"] for r in log(path, "Desk T5 1")] == [REQUESTS[0][0]]
+    # alone, the bad request is refused and nothing is written
+    (tmp_path / "alone").mkdir()
+    alone = sample_copy(tmp_path / "alone")
+    fill(alone, ROLL_REQUESTS, [row])
+    before = alone.read_bytes()
+    assert main(["roll-requests", str(alone)]) == 2
+    assert message in capsys.readouterr().err and alone.read_bytes() == before
 
 
 def test_a_missing_sheet_tells_the_umpire_how_to_add_it(tmp_path, capsys):
