@@ -32,6 +32,7 @@ from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts
 from automation.pbem.xlsx import OutSheet
+from automation.workbook.reader import norm
 from automation.workbook.schema import SheetKind
 
 INFO_SHEET = "Export"
@@ -90,12 +91,12 @@ def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     evidence, which is the umpire's, never)."""
     h = Header.of(rows[0])
     end = chain_start(h, rows) if "Step" in h.positions else len(rows)
-    return [rows[0]] + [r for r in rows[1:end] if str(h.get(r, "Visible to") or "") in (ALL, side)]
+    return [rows[0]] + [r for r in rows[1:end] if norm(h.get(r, "Visible to") or "") in (norm(ALL), norm(side))]
 
 
 def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     h = Header.of(rows[0])
-    return [rows[0]] + [r for r in rows[1:] if str(h.get(r, "Side") or "") in (side, "Both", ALL)]
+    return [rows[0]] + [r for r in rows[1:] if norm(h.get(r, "Side") or "") in (norm(side), "both", norm(ALL))]
 
 
 def trim(rows: list[list[Any]]) -> list[list[Any]]:

@@ -31,6 +31,7 @@ from typing import Any
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.pbem.export import INFO_SHEET, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
+from automation.workbook.reader import match_name
 from automation.workbook.schema import system_kinds
 
 
@@ -184,6 +185,7 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     planned_now = planning.plan(book, key)
     sides = planned_now.sides
     side = str(info.get("Side") or "").strip()
+    side = match_name(side, sides) or side
     sheet = str(info.get("Orders sheet") or "").strip()
     kind = kind_of(sheet, system_kinds(str(settings.get("Rule system") or "")).values())
     if side not in sides:
