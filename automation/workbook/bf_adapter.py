@@ -17,7 +17,7 @@ from automation.steps.bf.state import (
 from automation.steps.bf.common import counts_in_size
 from automation.workbook import bf_sheets as K
 from automation.workbook.campaign_sheets import START
-from automation.workbook.reader import Problems, SheetRow, Workbook
+from automation.workbook.reader import Problems, SheetRow, Workbook, match_name
 from automation.workbook.schema import SIDES_SHEET
 
 NO_DISCIPLINE = ("OBA module", "Aircraft", "Fortification")
@@ -110,14 +110,21 @@ def read_rg_chart(book: Workbook, lists: dict[str, list[str]]) -> dict[tuple[str
             problems.append(r.problem("ID", f"{r['ID']!r} is already on the chart of {r['Side']} at {out[key].ref.cell}"))
             continue
         stands = []
-        for part in filter(None, (p.strip() for p in str(r["Stands"] or "").split(";"))):
+        parts = [p.strip() for p in str(r["Stands"] or "").split(";") if p.strip()]
+        for part in parts:
             m = STANDS_SPEC.match(part)
-            kind = m.group("kind").strip() if m and m.group("kind") else None
-            if m is None or (kind and kind not in lists.get("stand_kind", ())):
-                problems.append(r.problem("Stands", f"{part!r} is not 'Type xN' or 'Type xN [Kind]' with a kind from Lists"))
+            typed = m.group("kind").strip() if m and m.group("kind") else None
+            kind = match_name(typed, lists.get("stand_kind", ())) if typed else None
+            if m is None:
+                problems.append(r.problem("Stands", f"{part!r} is not 'Type xN' or 'Type xN [Kind]', e.g. 'Rifle x9' or "
+                                                    "'T-34/76 x4 [AFV]'"))
+                continue
+            if typed and kind is None:
+                problems.append(r.problem("Stands", f"{part!r}: [{typed}] is not a stand kind of the Lists sheet; valid: "
+                                                    f"{', '.join(lists.get('stand_kind', ()))}"))
                 continue
             stands.append((m.group("type"), int(m.group("n")), kind))
-        if r["Kind"] == "ME" and not stands:
+        if r["Kind"] == "ME" and not parts:
             problems.append(r.problem("Stands", "an ME reinforcement group needs its stands, e.g. 'Rifle x9; HMG x2'"))
         if r["Kind"] == "ME" and not r["ME class"]:
             problems.append(r.problem("ME class", "an ME reinforcement group needs its ME class"))

@@ -101,3 +101,18 @@ def test_a_calendar_date_before_1900_is_refused_with_a_message(tmp_path: Path, m
     assert problems(musterroll("refit", book)) == [
         "Dates!B2: Calendar date: text '1899-12-31' is before 1900-01-01, the first date a workbook holds; "
         "write a later date"]
+
+
+def test_a_stand_kind_in_any_case_is_read_and_an_unknown_one_is_one_clear_problem(tmp_path: Path, musterroll) -> None:
+    plain = copy_of(SAMPLE, tmp_path / "plain")
+    careless = copy_of(SAMPLE, tmp_path / "careless")
+    typed(careless, lambda wb: wb["RG Chart"].__setitem__("G3", "Command tank x1 [afv]; PzKpfw IVG x4 [ Afv ]"))
+    assert musterroll("refit", plain).code == 0
+    assert musterroll("refit", careless).code == 0
+    assert [r for r in sheet_values(careless, "Refit Dec 23 1") if r[0] != "Tamper evidence"] == \
+        [r for r in sheet_values(plain, "Refit Dec 23 1") if r[0] != "Tamper evidence"]
+    wrong = copy_of(SAMPLE, tmp_path / "wrong")
+    typed(wrong, lambda wb: wb["RG Chart"].__setitem__("G3", "PzKpfw IVG x4 [Tank]"))
+    assert problems(musterroll("refit", wrong)) == [
+        "RG Chart!G3: 'PzKpfw IVG x4 [Tank]': [Tank] is not a stand kind of the Lists sheet; valid: Troops, Engineers, "
+        "Command, Gun, AFV, Soft vehicle, OBA module, Aircraft, Fortification"]
