@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.workbook.layout import WIDE_COLUMN, code_columns, page_setup
+from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.workbook.text import check_calendar_date, date_label, write_text
 
@@ -75,6 +75,7 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
             codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
             widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
                       for c in range(width)]
+            widths = [max(w, header_width(sheet.rows[0][c] if c < len(sheet.rows[0]) else None)) for c, w in enumerate(widths)]
             for c, w in enumerate(widths):
                 column_style = "text" if c in codes else "wrap" if w >= MAX_WIDTH else None
                 ws.set_column(c, c, w, styles[column_style] if column_style else None)

@@ -41,3 +41,11 @@ def page_setup(ws: Any, widths: Sequence[float], header_rows: int = 1) -> None:
 def code_columns(header: Sequence[Any]) -> list[int]:
     """The indexes of the header's columns that hold codes (Text-formatted)."""
     return [i for i, h in enumerate(header) if isinstance(h, str) and is_code_column(h)]
+
+
+def header_width(header: Any) -> float:
+    """The width a header cell needs to be read whole in bold (0 for no header);
+    capped, so a long header wraps rather than widening the page."""
+    if not isinstance(header, str) or not header:
+        return 0.0
+    return min(len(header) * 1.1 + 2, 40.0)

@@ -99,7 +99,7 @@ MAX_DATE_LABEL = 12
 # a value Excel has already turned into a date or a number.
 CODE_COLUMNS = frozenset({
     "Date", "CG Date", "ID", "RG", "RG ID", "Unit", "Strength", "Squad/HS", "Replaced by", "Str", "# Units",
-    "Stand", "ME", "Subject", "Location", "With", "Item", "Leader", "Units", "KG", "Turn",
+    "Stand", "ME", "Subject", "Location", "With", "Item", "Leader", "Units", "KG",
 })
 
 

@@ -44,7 +44,7 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from automation.errors import UsageError, WorkbookFileError
-from automation.workbook.layout import WIDE_COLUMN, code_columns, page_setup
+from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.text import MAX_TEXT, check_calendar_date, utf16_len, write_text  # noqa: F401
 from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
     EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
@@ -161,6 +161,8 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
             ws.set_tab_color(TAB_COLOURS[sheet.kind])
             ws.freeze_panes(1, 0)
             widths = _auto_widths(sheet.rows) if sheet.column_widths is None else list(sheet.column_widths)
+            widths = [max(w, header_width(sheet.rows[0][c] if c < len(sheet.rows[0]) else None))
+                      if isinstance(w, (int, float)) else w for c, w in enumerate(widths)]
             codes = set(code_columns(sheet.rows[0]))
             for c, width in enumerate(widths):
                 if not isinstance(width, (int, float)) or not 0 <= width <= 255:

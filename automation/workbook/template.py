@@ -141,7 +141,8 @@ def write_workbook(path: Path, sheets: Sequence[SheetContent], lists: Mapping[st
             header = list(sheet.header or sheet.kind.header)
             body = [list(r) for r in sheet.rows]
             widths = list(sheet.widths or [c.width for c in sheet.kind.columns] or [14] * len(header))
-        codes = set(code_columns(header))
+        numeric = {col for col, c in enumerate(sheet.kind.columns) if c.kind in (Kind.INT, Kind.NUMBER)}
+        codes = set(code_columns(header)) - numeric
         for col, h in enumerate(header):
             write_text(ws, 0, col, h, f"{sheet.name}!{_ref(0, col)}", bold, run)
             ws.set_column(col, col, widths[col] if col < len(widths) else 14, text if col in codes else None)
