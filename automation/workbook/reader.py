@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -374,6 +375,8 @@ def _name_part_problem(text: str, most: int) -> str | None:
     from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
 
     bad = FORBIDDEN_SHEET_CHARS.search(text)
+    if re.search("[\ud800-\udfff]", text):
+        return f"{text!r} holds a lone surrogate, which is not a character and cannot be part of a sheet name"
     if utf16_len(text) > most:
         return f"{text!r} has {utf16_len(text)} characters; at most {most}, as it is part of sheet names"
     if bad:

@@ -78,6 +78,8 @@ class SheetKind:
 
 def check_sheet_name(name: str) -> str:
     """Raise ValueError unless ``name`` is a valid Excel sheet name."""
+    if re.search("[\ud800-\udfff]", name):
+        raise ValueError(f"sheet name {name!r} holds a lone surrogate, which is not a character")
     length = len(name.encode("utf-16-le")) // 2  # as Excel counts
     if not name or length > MAX_SHEET_NAME:
         raise ValueError(f"sheet name {name!r} must be 1-{MAX_SHEET_NAME} characters (it has {length})")

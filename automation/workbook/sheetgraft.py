@@ -67,6 +67,7 @@ def check_sheet_name(name: object) -> str:
         (bool(set("[]:*?/\\") & set(name)), "contains one of [ ] : * ? / \\, which Excel does not allow"),
         (name[0] == "'" or name[-1] == "'", "may not start or end with an apostrophe"),
         (bool(_CONTROL.search(name)), "contains a control character"),
+        (bool(re.search("[\ud800-\udfff]", name)), "contains a lone surrogate, which is not a character"),
         (name.lower() == "history", "is reserved by Excel"),
     ):
         if bad:

@@ -96,3 +96,17 @@ def test_a_date_label_is_measured_in_utf16_units_as_sheet_names_are() -> None:
     assert check_date_label("🛡" * 6) == "🛡" * 6  # 12 units
     with pytest.raises(ValueError, match="it has 14"):
         check_date_label("🛡" * 7)  # 7 characters, 14 units
+
+
+def test_a_lone_surrogate_never_reaches_a_sheet_name() -> None:
+    from automation.workbook.package import NewSheet as Sheet
+    from automation.workbook.reader import convert
+    from automation.workbook.schema import SIDES_SHEET, check_sheet_name
+
+    side = SIDES_SHEET.column("Side")
+    value, message = convert(side, "Ger\ud800", {})
+    assert value is None and "lone surrogate" in message
+    with pytest.raises(ValueError, match="lone surrogate"):
+        check_sheet_name("Orders Dec 24 Ger\ud800")
+    with pytest.raises(UsageError, match="lone surrogate"):
+        Sheet("Orders \ud800", [["Order"]])
