@@ -185,7 +185,8 @@ def run_on_file(path: Path, sheet: str | None) -> Result:
         desk = roll_requests(path)
     else:
         desk = update_trackers(path, only=[t.id for t in TRACKERS.values() if str(t.title) == job])
-    return Result(desk_message(path.name, job, desk.written, desk.notes), written=list(desk.written))
+    left_out = [f"Left out (fix it and click again): {p}" for p in desk.problems]
+    return Result(desk_message(path.name, job, desk.written, left_out + desk.notes), written=list(desk.written))
 
 
 def reopen(app: Any, path: Path, sheet: str | None) -> str | None:

@@ -2,7 +2,7 @@
 
 What a side gets besides the generic filtering of :mod:`automation.pbem.export`
 (every report row visible to All or to it, its own Orders and Purchases sheets,
-its rows of the End sheets, the Sides and Chit Limits sheets):
+its rows of the End sheets and of the Chit Limits sheet):
 
 * its rows of the latest ``Units``, ``CG Roster`` and ``RG Record`` sheets
   (its units, its CG Roster lines with CPP, FPP, SAN, ELR and chits, its RG

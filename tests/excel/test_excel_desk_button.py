@@ -103,24 +103,39 @@ def test_clicking_again_on_the_new_desk_log_rolls_nothing_again_and_says_so(exce
                                 "3 request(s) already in a Desk log: not rolled again", "Musterroll", "info")
 
 
-def test_a_bad_request_is_named_at_its_roll_requests_cell_and_nothing_is_added(excel, desk_book, tmp_path,
-                                                                               monkeypatch):
+def test_a_bad_request_is_named_at_its_roll_requests_cell_and_the_others_are_rolled(excel, desk_book, tmp_path,
+                                                                                     monkeypatch):
     path = twin(desk_book, tmp_path / "excel")
     book = open_on(excel, path, "Roll requests")
     book.sheets["Roll requests"].range((5, 1), (5, 7)).value = [
         ["T9", "bfta.greif_clearnce", None, None, "a typing slip", "T5", None]]
+
+    click(excel, monkeypatch)
+
+    (prompt, _, mode), = excel.alerts
+    assert mode == "info" and "Traceback" not in prompt
+    lines = prompt.splitlines()
+    assert any(line.startswith("Added: ") for line in lines)
+    assert any(line.startswith("Left out (fix it and click again): Roll requests!B5: unknown table "
+                               "'bfta.greif_clearnce'; did you mean bfta.greif_clearance") for line in lines)
+    assert not path.with_name("advance_to_rostov.musterroll.log").exists()
+
+
+def test_a_sheet_of_bad_requests_only_is_refused_and_nothing_is_added(excel, desk_book, tmp_path, monkeypatch):
+    path = twin(desk_book, tmp_path / "excel")
+    book = open_on(excel, path, "Roll requests")
+    for row in (2, 3, 4):
+        book.sheets["Roll requests"].range((row, 2)).value = "bfta.greif_clearnce"
     names = Workbook(path).sheet_names
 
     click(excel, monkeypatch)
 
     (prompt, _, mode), = excel.alerts
     assert mode == "critical" and "Traceback" not in prompt
-    problem, blank, last = prompt.splitlines()
-    assert problem.startswith("Roll requests!B5: unknown table 'bfta.greif_clearnce'; did you mean "
-                              "bfta.greif_clearance")
-    assert (blank, last) == ("", "Nothing was written.")
+    lines = prompt.splitlines()
+    assert lines[0].startswith("Roll requests!B2: unknown table 'bfta.greif_clearnce'; did you mean ")
+    assert lines[-1] == "Nothing was written."
     assert Workbook(path).sheet_names == names
-    assert not path.with_name("advance_to_rostov.musterroll.log").exists()
 
 
 # ----------------------------------------------------------------- a tracker's sheet active

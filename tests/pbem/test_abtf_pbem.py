@@ -197,11 +197,11 @@ def test_an_export_before_the_chits_are_revealed_holds_no_trace_of_the_enemy_pur
 def test_each_side_gets_its_own_sheets_and_the_public_ones(capsys, abtf, tmp_path):
     wb = Workbook(exported(capsys, abtf("complete"), "British", tmp_path))
     assert wb.sheet_names == [
-        "Export", "Orders 18PM British", "Choices", "Sides", "CG Dates", "Reinforcements", "Chit Limits", "RePh 17N 1",
+        "Export", "Orders 18PM British", "Choices", "CG Dates", "Reinforcements", "Chit Limits", "RePh 17N 1",
         "Purchases 17N British", "RePh 17N 2", "End 17N", "Orders 18AM British", "RePh 18AM 1", "Purchases 18AM British",
         "RePh 18AM 2", "Units 18AM", "Blocks 18AM", "CG Roster 18AM", "RG Record 18AM", "RG Chart British",
         "Enemy CG Roster", "Dice audit"]
-    for name in ("Units 18AM", "CG Roster 18AM", "RG Record 18AM", "End 17N", "Chit Limits", "Sides"):
+    for name in ("Units 18AM", "CG Roster 18AM", "RG Record 18AM", "End 17N", "Chit Limits"):
         rows = wb.raw(name)
         assert {r[rows[0].index("Side")] for r in rows[1:]} == {"British"}, name
     for name in [n for n in wb.sheet_names if n.startswith("RePh")]:
