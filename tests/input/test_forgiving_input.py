@@ -116,3 +116,12 @@ def test_a_stand_kind_in_any_case_is_read_and_an_unknown_one_is_one_clear_proble
     assert problems(musterroll("refit", wrong)) == [
         "RG Chart!G3: 'PzKpfw IVG x4 [Tank]': [Tank] is not a stand kind of the Lists sheet; valid: Troops, Engineers, "
         "Command, Gun, AFV, Soft vehicle, OBA module, Aircraft, Fortification"]
+
+
+def test_an_abtf_chit_typed_in_any_case_is_the_chit() -> None:
+    from tests.steps.abtf.test_abtf_elr_and_commencement import AREAS, chits, commencement, state
+    from tests.support.abtf import ScriptedDice
+
+    out = commencement.run(state(areas=AREAS), chits(" idle", "ATTACK"), ScriptedDice((3, 4), (4,), (2,)))
+    assert (out.state.records["British"].chit, out.state.records["German"].chit) == ("Idle", "Attack")
+    assert out.state.records["British"].scenario == "German Assault"

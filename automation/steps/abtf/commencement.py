@@ -17,6 +17,7 @@ from automation.errors import WorkbookError
 from automation.steps.abtf import first_move
 from automation.steps.abtf.common import need_purchases, note, pausable, purchases_sheet, rolled
 from automation.steps.abtf.state import BRITISH, GERMAN, SIDES, ABtFInputs, ABtFState, Mode, Ref, SideRecord
+from automation.campaign.names import match_name
 from automation.workbook import abtf_sheets as K
 
 STEP = "Scenario Commencement"
@@ -35,9 +36,10 @@ def chit(inputs: ABtFInputs, side: str) -> str:
             "Chit: no Chit line; give one with Item Attack or Idle (9.62132)"))
     if len(lines) > 1:
         raise WorkbookError(lines[1].at("Purchase").problem("Chit: a second Chit; a side selects one per CG Date (9.62132)"))
-    if lines[0].subject not in ("Attack", "Idle"):
+    chosen = match_name(lines[0].subject, ("Attack", "Idle"))  # typed in any case
+    if chosen is None:
         raise WorkbookError(lines[0].at("Item").problem(f"Chit: {lines[0].subject!r} is not allowed; valid: Attack, Idle"))
-    return str(lines[0].subject)
+    return chosen
 
 
 def check_limit(state: ABtFState, inputs: ABtFInputs, side: str, selected: str) -> None:
