@@ -12,8 +12,10 @@ from pathlib import Path
 def report(outcome) -> int:
     """Print the outcome; the lines left out for their problems go to stderr,
     each at its cell (the run still wrote what the other lines resolved)."""
-    for p in outcome.problems:
-        print(f"musterroll: {p}", file=sys.stderr)
+    if outcome.problems:  # listed as every refusal is (and capped the same way)
+        from automation.errors import WorkbookError
+
+        print(f"musterroll: {WorkbookError(outcome.problems, str(outcome.path))}", file=sys.stderr)
     return 0
 
 
