@@ -52,8 +52,12 @@ class Source:
 
     # ---------------------------------------------------------------- sheets
     def _sides(self) -> tuple[str, ...]:
-        if not self.book.has("Sides"):
-            return (self.viewer,) if self.viewer else ()
+        if not self.book.has("Sides"):  # a system whose sides the rules name (A Bridge Too Far) has no Sides sheet
+            from automation.pbem.views import VIEWS
+
+            view = VIEWS.get(self.system_id)
+            named = tuple(view().sides(self.book, None)) if view is not None else ()
+            return named or ((self.viewer,) if self.viewer else ())
         rows = self.book.raw("Sides")
         h = Header.of(rows[0]) if rows else Header({})
         return tuple(str(h.get(r, "Side")) for r in rows[1:] if h.get(r, "Side"))

@@ -141,7 +141,7 @@ def test_dice_statistics_match_the_stats_command_table_by_table(capsys, rostov, 
 
 
 def test_the_story_tells_postures_purchases_losses_and_repairs_with_their_cells(rostov_page):
-    for text in ("postures revealed: German Attack; Russian Attack: German attacks",
+    for text in ("postures revealed: German Attack; Russian Attack: attacker German",
                  "buys A2 (Light tank company (T-70)) for 6 CPP as A2-2",
                  "G-PzG-3: Panzergrenadier (Troops) knocked out: permanently off the roster",
                  "repair roll: No effect", "1/87 TB: withdrawal roll: Retained", "Refit Dec 24 2!K4"):
