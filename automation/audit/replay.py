@@ -27,14 +27,15 @@ class Before:
     """A reader view of ``book`` limited to its first sheets, with some sheets
     given as recorded: the workbook as a past refit read it."""
 
-    def __init__(self, book: Any, names: Sequence[str], recorded: dict[str, list[list[Any]]]) -> None:
+    def __init__(self, book: Any, names: Sequence[str], recorded: dict[str, list[list[Any]]],
+                 same: Callable[[str, list[list[Any]]], bool] | None = None) -> None:
         self._book = book
         self.path = book.path
         self.digest = book.digest
         self.sheet_names = list(names)
         self._names = set(names)
-        self._recorded = {n: rows for n, rows in recorded.items()
-                          if n in self._names and canonical(rows) != canonical(book.raw(n))}
+        same = same or (lambda n, rows: canonical(rows) == canonical(book.raw(n)))
+        self._recorded = {n: rows for n, rows in recorded.items() if n in self._names and not same(n, rows)}
 
     def has(self, name: str) -> bool:
         return name in self._names
@@ -128,13 +129,23 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     refits = refit_batches(book, batches)
     names = list(book.sheet_names)
     sheets_checked = 0
+    now: dict[str, list[list[str]]] = {}
+    known: dict[int, bool] = {}  # a recorded sheet's rows are shared from refit to refit until they change
+
+    def same(name: str, rows: list[list[Any]]) -> bool:
+        if id(rows) not in known:
+            if name not in now:
+                now[name] = canonical(book.raw(name))
+            known[id(rows)] = canonical(rows) == now[name]
+        return known[id(rows)]
+
     for n, batch in enumerate(refits, start=1):
         if progress:
             progress(n, len(refits), batch.name)
         written = [s for s in batch.sheets if s in names]
         first = min(names.index(s) for s in written)
         report = next(s for s in batch.sheets if is_report(s) and s in names)
-        view = Before(book, names[:first], inputs_at.get(report, {}))
+        view = Before(book, names[:first], inputs_at.get(report, {}), same)
         try:
             reads = Reads(view)
             _, sheets = plan_refit(reads, key)

@@ -1,0 +1,122 @@
+"""How long `musterroll verify --key` takes to run every refit of a long
+campaign again, against one refit of the same campaign.
+
+Builds a real campaign of STANDS stands (the roster, charts and dates of
+bench_workbook.py) through `musterroll refit` itself, date after date (the
+results, orders and empty spending entered before each refit, so each refit
+runs to its end as one batch), then times, each in a fresh process:
+`musterroll refit` of the next date (on a copy) and `musterroll verify --key`
+of the whole campaign. Prints both and their ratio.
+
+    python bench/bench_verify.py [--stands 1000] [--dates 100] [--work DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_workbook import FIRST_DAY, KEY, SIDES, _sheet, date_labels, roster_rows  # noqa: E402
+
+from automation.workbook import bf_sheets as K  # noqa: E402
+from automation.workbook.package import append_sheets  # noqa: E402
+
+
+def base(path: Path, stands: int, dates: int) -> list[list[Any]]:
+    from automation.rulebook import load_rulebook
+    from automation.workbook.campaign_sheets import default_lists
+    from automation.workbook.template import SheetContent, system_sheets, write_workbook
+
+    system = load_rulebook().system("bf-campaign")
+    labels = date_labels(dates + 1)
+    roster = roster_rows(stands)
+    data: dict[str, list[list[Any]]] = {
+        "sides": [[s, s, 10, 2, "No", "Attack" if s == "German" else "Defend"] for s in SIDES],
+        K.DATES.id: [[lab, (FIRST_DAY + dt.timedelta(days=i)).isoformat(), "Full day", None] for i, lab in enumerate(labels)],
+        K.HISTORICAL_DRM.id: [[lab, s, 0, "2.1.1.1"] for lab in labels for s in SIDES],
+        K.RG_CHART.id: [[s, "I1", "Rifle company", "ME", "I", "Rifle company", "Command x1; Rifle x8; HMG x1", "Trained",
+                         5, 2, None, None, None] for s in SIDES]
+        + [[s, "A1", "Tank company", "ME", "A", "Tank company", "Medium tank x10 [AFV]", "Trained", 10, 2, None, None, None]
+           for s in SIDES],
+        K.FP_CHART.id: [["Both", "Minefield section", 2, None]],
+        K.ROSTER.id: roster,
+    }
+    sheets = [SheetContent(s.kind, s.name, data.get(s.kind.id, s.rows))
+              for s in system_sheets(system, f"Verify benchmark, {stands} stands", KEY.commitment)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_workbook(path, sheets, default_lists(system))
+    path.with_suffix(".key").write_text(KEY.to_hex() + "\n")
+    return roster
+
+
+def enter(path: Path, labels: list[str], index: int, roster: list[list[Any]]) -> None:
+    """The results of the date before, both sides' orders and empty spending."""
+    sheets = []
+    if index:
+        sheets.append(_sheet(K.RESULTS.name_for(date=labels[index - 1]), K.RESULTS, [], "results"))  # a quiet scenario: nobody hurt
+    sheets += [_sheet(K.ORDERS.name_for(date=labels[index], side=s), K.ORDERS,
+                      [["Posture", None, "Attack" if s == "German" else "Defend", None]], "orders") for s in SIDES]
+    sheets += [_sheet(K.SPEND.name_for(date=labels[index], side=s), K.SPEND, [], "orders") for s in SIDES]
+    append_sheets(path, sheets, batch=f"Entered {labels[index]}")
+
+
+def build(path: Path, stands: int, dates: int) -> Path:
+    from automation.service import refit
+
+    roster = base(path, stands, dates)
+    labels = date_labels(dates + 1)
+    for i in range(dates):
+        enter(path, labels, i, roster)
+        outcome = refit(path)
+        if outcome.waiting is not None:
+            raise SystemExit(f"{path}: the refit of {labels[i]} did not run to its end: {outcome.summary()}")
+        print(f"\rbuilt {i + 1}/{dates} dates", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    enter(path, labels, dates, roster)
+    return path
+
+
+def timed(*argv: str) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "automation", *argv], capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"musterroll {' '.join(argv)} exited {proc.returncode}: {proc.stderr[-2000:]}")
+    return took
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--stands", type=int, default=1000)
+    p.add_argument("--dates", type=int, default=100)
+    p.add_argument("--work", type=Path)
+    args = p.parse_args(argv)
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-verify-"))
+    book = work / f"campaign_{args.stands}_{args.dates}.xlsx"
+    if not book.exists():
+        build(book, args.stands, args.dates)
+    copy = work / "refit_copy.xlsx"
+    shutil.copyfile(book, copy)
+    shutil.copyfile(book.with_suffix(".key"), copy.with_suffix(".key"))
+    one = timed("refit", str(copy))
+    whole = timed("verify", str(book))
+    print(f"campaign: {args.stands} stands, {args.dates} dates ({book.stat().st_size / 1e6:.2f} MB)")
+    print(f"one refit (whole process): {one:.2f} s")
+    print(f"verify --key, every refit run again (whole process): {whole:.2f} s "
+          f"({whole / args.dates:.2f} s a date)")
+    print(f"ratio verify / one refit: {whole / one:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
