@@ -6,7 +6,13 @@ together with what would have been valid.
 """
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+MAX_LISTED = 50  # problems listed one by one; the rest are counted by sheet
+STOP_AFTER = 1000  # a sheet's check stops collecting problems past this many
 
 
 class MusterrollError(Exception):
@@ -44,18 +50,39 @@ class CellProblem:
         return f"{self.sheet}!{self.cell}: {self.message}"
 
 
+def listed(problems: Sequence[Any], show: Callable[[Any], str] = str, stopped: Mapping[str, int] | None = None,
+           limit: int = MAX_LISTED) -> list[str]:
+    """The lines that report ``problems``: the first ``limit`` one by one, then
+    one line counting the rest by sheet. ``stopped`` names the sheets whose
+    check stopped early (sheet -> the last row checked): more may follow there."""
+    lines = [show(p) for p in problems[:limit]]
+    rest = problems[limit:]
+    if rest or stopped:
+        counts = Counter(getattr(p, "sheet", None) or "other" for p in rest)
+        parts = [f"{n} in {sheet}" for sheet, n in counts.most_common()]
+        line = f"... and {len(rest)} more" + (f" ({', '.join(parts)})" if parts else "")
+        if stopped:
+            line += "; the check stopped early in " + ", ".join(
+                f"{sheet} (at row {row})" for sheet, row in stopped.items()) + ": correct these first"
+        lines.append(line)
+    return lines
+
+
 class WorkbookError(MusterrollError):
-    """One or more problems in a workbook, each naming Sheet!Cell.
+    """One or more problems in a workbook, each naming Sheet!Cell; at most
+    :data:`MAX_LISTED` are listed, the rest counted by sheet.
 
     The workbook is never modified when this is raised.
     """
 
-    def __init__(self, problems: list[CellProblem] | CellProblem, path: str | None = None) -> None:
+    def __init__(self, problems: list[CellProblem] | CellProblem, path: str | None = None,
+                 stopped: Mapping[str, int] | None = None) -> None:
         if isinstance(problems, CellProblem):
             problems = [problems]
         self.problems = list(problems)
         self.path = path
-        super().__init__("\n".join(str(p) for p in self.problems))
+        self.stopped = dict(stopped or {})
+        super().__init__("\n".join(listed(self.problems, stopped=self.stopped)))
 
 
 class WorkbookFileError(MusterrollError):

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from automation.errors import MusterrollError, VerificationError, WorkbookFileError
+from automation.errors import MusterrollError, VerificationError, WorkbookFileError, listed
 
 
 def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -56,7 +56,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     result = verify(path, Path(args.key) if args.key else None, tuple(args.contribution or ()))
     if result.problems:
         lines = [f"{path}: verification failed: {len(result.problems)} problem(s)"]
-        lines += [f"  {p}" for p in result.problems]
+        lines += listed(result.problems, lambda p: f"  {p}")
         raise VerificationError("\n".join(lines))
     print(result.summary(path, result.key_file is not None))
     return 0

@@ -28,7 +28,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.errors import CellProblem, WorkbookError, WorkbookFileError, listed
 from automation.pbem.export import INFO_SHEET, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.workbook.reader import match_name
@@ -41,8 +41,7 @@ class ImportRefused(WorkbookError):
     def __init__(self, orders: Path, book: Path, problems: list[CellProblem], mine: set[str]) -> None:
         super().__init__(problems, str(orders))
         lines = [f"{orders}: {len(problems)} problem(s); nothing was imported"]
-        for p in problems:
-            lines.append(f"  {orders.name if p.sheet in mine else Path(book).name}: {p}")
+        lines += listed(problems, lambda p: f"  {orders.name if p.sheet in mine else Path(book).name}: {p}")
         self.args = ("\n".join(lines),)
 
 

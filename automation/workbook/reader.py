@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFileError
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
@@ -470,6 +470,8 @@ def validate_each(
         problems.extend(found)
         if not found:
             rows.append(row)
+        if len(problems) >= STOP_AFTER and r < len(raw):  # far past what is listed: stop reading the sheet
+            raise WorkbookError(problems, path, stopped={sheet: r})
     return rows, problems
 
 
