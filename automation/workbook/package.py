@@ -62,7 +62,8 @@ from pathlib import Path
 from typing import Iterable, Sequence
 from urllib.parse import unquote
 
-from automation.errors import UsageError, WorkbookFileError
+from automation.errors import UsageError, WorkbookError, WorkbookFileError
+from automation.workbook import undo_refs
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix, writing
 from automation.workbook.zipraw import MAX_TOTAL, RawZip, parse_zip, write_zip
@@ -424,6 +425,7 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
             edits.append(Edit(names_node.start, names_node.end, ""))
         else:
             edits += [Edit(n.start, n.end, "") for n in drop] + renumber
+    _refuse_dangling(pkg, names_node, drop if names_node is not None else [], chosen, kept, records)
     sheet_parts = {s.part for s in chosen if s.part and pkg.zip.get(s.part)}
     drop_rids = {s.rid for s in chosen}
     gone = _reach(pkg, sheet_parts, set()) - _reach(pkg, [r.target for r in pkg.rels("") if r.target], sheet_parts)
@@ -447,6 +449,24 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
         replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, app_edits))
     _finish(path, real, before, pkg, replaced, lowered, [])
     return [s.name for s in chosen]
+
+
+def _refuse_dangling(pkg: _Package, names_node: XNode | None, dropped: list[XNode], chosen: list[_Sheet],
+                     kept: list[_Sheet], records: list[_Record]) -> None:
+    """Undo refuses, naming them, defined names and formulas that stay and point
+    into a sheet it would remove (see :mod:`automation.workbook.undo_refs`)."""
+    removed = [s.name for s in chosen]
+    if not removed:
+        return
+    names = [(n.get("name"), pkg.wb.inner_text(n)) for n in (names_node.children if names_node is not None else ())
+             if n not in dropped and not RECORD.fullmatch(n.get("name"))]
+    problems = undo_refs.in_names(names, removed)
+    added = {name for r in records for _, name in r[3]}
+    for sheet in kept:
+        if sheet.name not in added and sheet.part and sheet.rel_type == f"{REL_NS}/worksheet" and pkg.zip.get(sheet.part):
+            problems += undo_refs.in_sheet(sheet.name, pkg.zip.read(sheet.part), removed)
+    if problems:
+        raise WorkbookError(problems, pkg.where)
 
 
 def _reach(pkg: _Package, starts: Iterable[str], blocked: set[str]) -> set[str]:

@@ -61,3 +61,39 @@ def argv_for(command: str, book: Path, folder: Path) -> list[object]:
     if command == "export":
         return ["export", book, "--side", "German", "-o", folder / "out.xlsx"]
     return [command, book]
+
+
+class Measured:
+    """A command line run in a child process: its exit code, output, true peak
+    RSS (MB, from the kernel's accounting of that child) and CPU seconds."""
+
+    def __init__(self, code: int, out: str, err: str, rss_mb: float, cpu_s: float) -> None:
+        self.code, self.out, self.err, self.rss_mb, self.cpu_s = code, out, err, rss_mb, cpu_s
+
+
+def measured(*argv: object, cpu_cap: int = 10, wall_cap: int = TIME_CAP) -> Measured:
+    """Run ``musterroll ARGV`` with its address space capped (1.5 GB, a net under
+    the 1 GB asserted on the peak RSS) and its CPU time capped at ``cpu_cap``
+    seconds (the kernel stops it past that, whatever the load of the machine)."""
+    import tempfile
+    import threading
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_cap, cpu_cap + 1))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-m", "automation", *map(str, argv)], stdout=out, stderr=err,
+                                preexec_fn=cap, env=env, cwd=ROOT)
+        watchdog = threading.Timer(wall_cap, proc.kill)
+        watchdog.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            watchdog.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Measured(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                        usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
