@@ -192,19 +192,27 @@ def sealed_date(path: Path, groups: list[list[NewSheet]]) -> list[NewSheet]:
     return out + seal(book, stage2, key=KEY)
 
 
-def build_campaign(path: Path, stands: int, done: int) -> Path:
+def build_campaign(path: Path, stands: int, done: int, growth: float = 0.0, spend: bool = True,
+                   snapshots: Any = ()) -> Path:
     """A campaign workbook with ``done`` dates refitted and the next date's results,
-    orders and (empty) spending entered, so its refit runs to the end. The base
-    comes from the template writer; every dated sheet goes in through
-    ``append_sheets``, one batch per date, with its reports sealed into the
-    tamper-evident chain (with the dice statistics) as a real campaign's are."""
+    orders and (empty, unless ``spend`` is false) spending entered, so its refit
+    runs to the end. The base comes from the template writer; every dated sheet
+    goes in through ``append_sheets``, one batch per date, with its reports
+    sealed into the tamper-evident chain (with the dice statistics) as a real
+    campaign's are. With ``growth``, the roster grows by that many stands a date
+    (purchases), as in play. ``snapshots`` ((dates, path, spend) ...) also
+    leaves a copy of the campaign as it stood after that many dates, its next
+    date entered, at each path (one growth gives every length)."""
     from automation.rulebook import load_rulebook
     from automation.workbook.campaign_sheets import default_lists
     from automation.workbook.template import SheetContent, system_sheets, write_workbook
 
     system = load_rulebook().system("bf-campaign")
-    labels = date_labels(done + 2)
+    labels = date_labels(max([done] + [d for d, _, _ in snapshots]) + 2)
     roster = roster_rows(stands)
+
+    def roster_at(index: int) -> list[list[Any]]:
+        return roster_rows(stands + 2 * int(growth * index / 2)) if growth else roster
     data: dict[str, list[list[Any]]] = {
         "sides": [[s, s, 10, 2, "No", "Attack" if s == "German" else "Defend"] for s in SIDES],
         K.DATES.id: [[lab, (FIRST_DAY + dt.timedelta(days=i)).isoformat(), "Full day", None] for i, lab in enumerate(labels)],
@@ -221,14 +229,27 @@ def build_campaign(path: Path, stands: int, done: int) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_workbook(path, sheets, default_lists(system))
     path.with_suffix(".key").write_text(KEY.to_hex() + "\n")
+    def enter_next(book: Path, done: int, spend: bool) -> None:
+        nxt = labels[done]
+        entered = [_sheet(K.RESULTS.name_for(date=labels[done - 1]), K.RESULTS, results_rows(roster_at(done - 1)),
+                          "results")]
+        entered += [_sheet(K.ORDERS.name_for(date=nxt, side=s), K.ORDERS,
+                           [["Posture", None, "Attack" if s == "German" else "Defend", None]], "orders")
+                    for s in SIDES]
+        if spend:
+            entered += [_sheet(K.SPEND.name_for(date=nxt, side=s), K.SPEND, [], "orders") for s in SIDES]
+        append_sheets(book, entered, batch=f"Orders {nxt}")
+
     for index in range(done):
-        append_sheets(path, sealed_date(path, dated_sheets(labels, index, roster)), batch=f"Refit {labels[index]}")
-    nxt = labels[done]
-    entered = [_sheet(K.RESULTS.name_for(date=labels[done - 1]), K.RESULTS, results_rows(roster), "results")]
-    entered += [_sheet(K.ORDERS.name_for(date=nxt, side=s), K.ORDERS,
-                       [["Posture", None, "Attack" if s == "German" else "Defend", None]], "orders") for s in SIDES]
-    entered += [_sheet(K.SPEND.name_for(date=nxt, side=s), K.SPEND, [], "orders") for s in SIDES]
-    append_sheets(path, entered, batch=f"Orders {nxt}")
+        append_sheets(path, sealed_date(path, dated_sheets(labels, index, roster_at(index))),
+                      batch=f"Refit {labels[index]}")
+        for dates, copy, with_spend in snapshots:
+            if dates == index + 1:
+                Path(copy).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, copy)
+                shutil.copyfile(path.with_suffix(".key"), Path(copy).with_suffix(".key"))
+                enter_next(Path(copy), dates, with_spend)
+    enter_next(path, done, spend)
     return path
 
 

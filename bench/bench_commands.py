@@ -1,0 +1,294 @@
+"""Benchmark: what a person waits for, command by command, as a campaign grows.
+
+Grows Battlefront campaigns as play does (``bench_workbook.build_campaign``:
+the same code path as a refit's append and seal, one batch a date, the roster
+growing by purchases) to each of ``--dates`` dates and each of ``--stands``
+sizes, then times every command as a whole process (``python -m automation
+...``), in alternating rounds (every campaign and command once per round, so a
+busy moment of the machine falls on all alike), and reports for each:
+
+* the median wall seconds at each length, the growth in ms per date (the slope
+  from the shortest to the longest campaign) and the ratio longest / shortest;
+* true peak RSS (the kernel's accounting of the child, ``os.wait4``);
+* for refit, the ratio to the measured floor (Python start, reading the
+  sheets a refit reads with calamine, copying the file and appending five
+  sheet parts to the copy, fsync and rename), and to naive baselines:
+  openpyxl load + add a sheet + save; openpyxl read-only reading every row of
+  the sheets a refit reads; pandas (calamine engine) reading the same sheets.
+
+    python bench/bench_commands.py                                 # 1,000 stands; 1, 10, 50, 100 dates
+    python bench/bench_commands.py --stands 1000 5000 --rounds 3
+    python bench/bench_commands.py --quick                         # a tiny run: nothing measured
+
+See docs/performance.md for the results and the machine.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for entry in (str(ROOT), str(HERE)):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+import bench_workbook as growth  # noqa: E402
+
+COMMANDS = ("refit", "undo", "export", "import", "verify", "stats", "odds")
+BASELINES = ("floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine")
+GROWTH_PER_1000 = 3.65  # stands bought a date per 1,000 (1,000 stands grow to about 1,365 by date 100)
+
+
+# ------------------------------------------------------------------ one process, measured
+
+TIME = Path("/usr/bin/time")
+
+
+def run(argv: list[str], cwd: Path) -> dict[str, float]:
+    """Wall seconds and peak RSS (MB) of one child process; it must succeed.
+    The peak comes from GNU time (``%M``): a child forked by this process
+    directly would count this process's own pages until it execs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory() as tmp:
+        rss_file = Path(tmp) / "rss"
+        wrapped = [str(TIME), "-f", "%M", "-o", str(rss_file), *argv] if TIME.exists() else argv
+        with open(Path(tmp) / "err", "w+b") as err:
+            start = time.perf_counter()
+            proc = subprocess.Popen(wrapped, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+            code = os.waitstatus_to_exitcode(status)
+            if code != 0:
+                err.seek(0)
+                raise RuntimeError(f"{' '.join(map(str, argv))} exited {code}: {err.read().decode()[-2000:]}")
+        rss_kb = float(rss_file.read_text().split()[-1]) if TIME.exists() else usage.ru_maxrss
+    return {"s": wall, "rss_mb": rss_kb / 1024}
+
+
+def musterroll(*args: object) -> list[str]:
+    return [sys.executable, "-m", "automation", *map(str, args)]
+
+
+def child(mode: str, *args: object) -> list[str]:
+    return [sys.executable, str(Path(__file__)), "--child", mode, *map(str, args)]
+
+
+# ------------------------------------------------------------------ the campaigns
+
+class Campaign:
+    """A grown campaign ready for every command: ``done`` dates refitted, the next
+    date's orders and spending entered (``book``), and a copy that waits for the
+    German spending with the German player's returned file (``waiting``, ``returned``)."""
+
+    def __init__(self, folder: Path, stands: int, done: int) -> None:
+        self.stands, self.done, self.folder = stands, done, folder
+        self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
+        self.waiting, self.returned = waiting, folder / "german.xlsx"
+
+    @classmethod
+    def grown(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"]:
+        """One campaign grown to the most dates, with a copy at each length on the way."""
+        made = [cls(folder / f"s{stands}_d{d}", stands, d) for d in sorted(dates)]
+        snapshots = [(c.done, c.book, True) for c in made[:-1]] + [(c.done, c.waiting, False) for c in made]
+        growth.build_campaign(made[-1].book, stands, made[-1].done, GROWTH_PER_1000 * stands / 1000,
+                              snapshots=snapshots)
+        for c in made:
+            run(musterroll("refit", c.waiting), ROOT)  # stage 1: waits for the spending
+            run(musterroll("export", c.waiting, "--side", "German", "-o", c.returned), ROOT)
+            c.sheets = refit_sheets(c.book)
+        return made
+
+    def fresh(self, src: Path, name: str) -> Path:
+        """A private copy of ``src`` (with its key) to be written."""
+        dst = self.folder / "work" / name / src.name
+        shutil.rmtree(dst.parent, ignore_errors=True)
+        dst.parent.mkdir(parents=True)
+        shutil.copyfile(src, dst)
+        shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
+        return dst
+
+    def argv(self, what: str) -> list[str]:
+        b = self.book
+        out = self.folder / "work" / "export.xlsx"
+        commands = {
+            "refit": lambda: musterroll("refit", self.fresh(b, "refit")),
+            "undo": lambda: musterroll("undo", self.fresh(b, "undo")),
+            "export": lambda: musterroll("export", b, "--side", "German", "-o", out),
+            "import": lambda: musterroll("import", self.fresh(self.waiting, "import"), self.returned),
+            "verify": lambda: musterroll("verify", b),
+            "stats": lambda: musterroll("stats", b),
+            "odds": lambda: musterroll("odds", "bf.cpp_replenishment"),
+            "python": lambda: [sys.executable, "-c", "pass"],
+            "floor": lambda: child("floor", self.fresh(b, "floor"), *self.sheets),
+            "openpyxl_save": lambda: child("openpyxl_save", self.fresh(b, "openpyxl")),
+            "openpyxl_read_only": lambda: child("openpyxl_read_only", b, *self.sheets),
+            "pandas_calamine": lambda: child("pandas_calamine", b, *self.sheets),
+        }
+        if what == "export" and out.exists():
+            out.unlink()
+        return commands[what]()
+
+
+def refit_sheets(book: Path) -> list[str]:
+    """The sheets a refit of ``book`` reads: the standing sheets, the last date's
+    roster, ledger, summary and results, and the next date's orders and spending."""
+    from automation.workbook.reader import Workbook
+
+    names = Workbook(book).sheet_names
+    standing = [n for n in names if " " not in n.strip() or n in ("Historical DRM", "RG Chart", "FP Chart",
+                                                                    "Roster Start")]
+    latest: dict[str, str] = {}
+    for n in names:
+        for prefix in ("Roster ", "Ledger ", "Summary ", "Results ", "Orders ", "Spend "):
+            if n.startswith(prefix) and n != "Roster Start":
+                latest[prefix + n.rsplit(" ", 1)[-1] if prefix in ("Orders ", "Spend ") else prefix] = n
+    return list(dict.fromkeys(standing + list(latest.values())))
+
+
+# ------------------------------------------------------------------ the floor and the baselines (children)
+
+def child_main(mode: str, path: str, sheets: list[str]) -> None:
+    if mode == "floor":  # read the refit's sheets, copy, append five sheet parts, fsync, rename
+        import zipfile
+
+        from python_calamine import CalamineWorkbook
+
+        data = Path(path).read_bytes()
+        import io
+
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        for name in sheets:
+            book.get_sheet_by_name(name).to_python()
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        with zipfile.ZipFile(tmp, "a", zipfile.ZIP_DEFLATED) as z:
+            for i in range(5):
+                z.writestr(f"xl/worksheets/floor{i}.xml", b"<worksheet/>" * 2000)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    elif mode == "openpyxl_save":
+        import openpyxl
+
+        wb = openpyxl.load_workbook(path)
+        ws = wb.create_sheet("Naive")
+        ws.append(["a", 1])
+        wb.save(path)
+    elif mode == "openpyxl_read_only":
+        import openpyxl
+
+        wb = openpyxl.load_workbook(path, read_only=True)
+        for name in sheets:
+            for _ in wb[name].iter_rows(values_only=True):
+                pass
+    elif mode == "pandas_calamine":
+        import pandas as pd
+
+        pd.read_excel(path, sheet_name=sheets, engine="calamine")
+    else:
+        raise SystemExit(f"unknown child mode {mode}")
+
+
+# ------------------------------------------------------------------ measuring and reporting
+
+def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log) -> dict[tuple[int, int, str], list]:
+    found: dict[tuple[int, int, str], list[dict[str, float]]] = {}
+    for r in range(rounds):
+        for c in campaigns:
+            for w in what:
+                found.setdefault((c.stands, c.done, w), []).append(run(c.argv(w), ROOT))
+        log(f"round {r + 1}/{rounds} done")
+    return found
+
+
+def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for stands in stands_list:
+        rows: dict[str, Any] = {}
+        for w in what:
+            times = {d: statistics.median(x["s"] for x in found[(stands, d, w)]) for d in dates}
+            rss = max(x["rss_mb"] for d in dates for x in found[(stands, d, w)])
+            first, last = dates[0], dates[-1]
+            rows[w] = {"s": {str(d): round(t, 3) for d, t in times.items()}, "peak_rss_mb": round(rss, 1),
+                       "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
+                       "ratio_last_first": round(times[last] / times[first], 2)}
+        last = str(dates[-1])
+        floor = rows["floor"]["s"][last]
+        rows["refit"]["to_floor"] = round(rows["refit"]["s"][last] / floor, 2)
+        for b in ("openpyxl_save", "openpyxl_read_only", "pandas_calamine"):
+            rows["refit"][f"{b}_to_refit"] = round(rows[b]["s"][last] / rows["refit"]["s"][last], 2)
+        out[str(stands)] = rows
+    return out
+
+
+def machine() -> dict[str, Any]:
+    return {**growth.machine(), "load_average": os.getloadavg()}
+
+
+def text(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    lines = [f"machine: {m['cpus']} CPUs, {m['memory']}, {m['system']}, Python {m['python']}; load average at the "
+             f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}", ""]
+    dates = report["dates"]
+    for stands, rows in report["results"].items():
+        lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
+                  f"{report['rounds']} rounds:", "",
+                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | peak RSS MB |",
+                  "|---|" + "---:|" * (len(dates) + 3)]
+        for w, r in rows.items():
+            lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
+                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
+        ref = rows["refit"]
+        lines += ["", f"refit at {dates[-1]} dates: {ref['to_floor']:.2f}x the floor; openpyxl load+add+save "
+                      f"{ref['openpyxl_save_to_refit']:.1f}x refit, openpyxl read-only "
+                      f"{ref['openpyxl_read_only_to_refit']:.1f}x, pandas+calamine {ref['pandas_calamine_to_refit']:.1f}x", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--stands", type=int, nargs="+", default=[1000])
+    p.add_argument("--dates", type=int, nargs="+", default=[1, 10, 50, 100])
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--folder", type=Path, help="where the campaigns are built (kept); default a temporary folder")
+    p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        child_main(args.child[0], args.child[1], args.child[2:])
+        return 0
+    if args.quick:
+        args.stands, args.dates, args.rounds = [40], [1, 2], 1
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="musterroll-bench-"))
+
+    def log(message: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+    campaigns: list[Campaign] = []
+    for stands in args.stands:
+        log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
+        campaigns += Campaign.grown(folder, stands, args.dates)
+    what = COMMANDS + BASELINES
+    found = measure(campaigns, args.rounds, what, log)
+    report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
+              "results": summarise(found, args.stands, args.dates, what)}
+    print(json.dumps(report, indent=1) if args.json else text(report))
+    if not args.folder:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

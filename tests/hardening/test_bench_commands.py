@@ -1,0 +1,32 @@
+"""The command benchmark (bench/bench_commands.py) still runs: its quick mode on a
+tiny campaign, so the script cannot rot. It measures nothing here; no time is asserted."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "bench" / "bench_commands.py"
+
+
+def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_baseline(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--folder", str(tmp_path)],
+                         capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout)
+    assert report["dates"] == [1, 2] and report["stands"] == [40]
+    rows = report["results"]["40"]
+    assert set(rows) == {"refit", "undo", "export", "import", "verify", "stats", "odds", "floor", "python",
+                         "openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
+    for row in rows.values():
+        assert set(row["s"]) == {"1", "2"} and all(t > 0 for t in row["s"].values())
+        assert row["peak_rss_mb"] > 5 and "ms_per_date" in row and row["ratio_last_first"] > 0
+    assert {"to_floor", "openpyxl_save_to_refit", "openpyxl_read_only_to_refit",
+            "pandas_calamine_to_refit"} <= set(rows["refit"])
+    # the campaigns grew as play does: a refitted date more, and the waiting copy took the German spending
+    from automation.workbook.package import sheet_names
+
+    assert "Roster Dec 24" in sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
+    assert "Spend Dec 24 German" in sheet_names(tmp_path / "s40_d1" / "work" / "import" / "campaign.xlsx")
