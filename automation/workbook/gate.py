@@ -61,7 +61,9 @@ class Limits:
     namespaces: int  # namespace declarations of one part
 
 
-MASTER = Limits(file_bytes=512 * 2**20, part_bytes=200 * 2**20, total_bytes=1024 * 2**20, members=60_000,
+# A master only grows (a date adds its sheets): its file and its parts in all may grow large over
+# a thousand dates; no part is ever unpacked whole unless it is parsed, and each part is bounded.
+MASTER = Limits(file_bytes=2 * 2**30 - 1, part_bytes=200 * 2**20, total_bytes=16 * 2**30, members=60_000,
                 ratio=400, rows=200_000, columns=500, cells=4_000_000, elements=400_000, namespaces=200)
 PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2**20, members=2_000,
                 ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200)

@@ -11,8 +11,9 @@ formats and names survive byte for byte; undo removes exactly what a refit added
   copied alike; members are kept in their order; the archive comment is kept.
   Refused with WorkbookFileError: ZIP64 archives or members, encrypted members,
   multi-disk or prefixed archives, overlapping or truncated members, duplicate
-  names, a member declaring more than 200 MB or members declaring more than 1 GB in
-  all (zip bomb), a file over 1 GB.
+  names, a member declaring more than 200 MB or members declaring more than 16 GB
+  in all (zip bomb), a file of 2 GB or more; and whatever the gate
+  (``automation.workbook.gate``) refuses, which sees the bytes first.
 * Edited parts, and only these: the workbook part (``xl/workbook.xml``), its
   relationships, ``[Content_Types].xml``, ``docProps/app.xml`` (titles and sheet count,
   only if they are there) and, when appending, ``xl/styles.xml``. They are edited as
@@ -66,7 +67,7 @@ from automation.errors import UsageError, WorkbookError, WorkbookFileError
 from automation.workbook import undo_refs
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix, writing
-from automation.workbook.zipraw import MAX_TOTAL, RawZip, parse_zip, write_zip
+from automation.workbook.zipraw import MAX_FILE, RawZip, parse_zip, write_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
     app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
@@ -207,8 +208,8 @@ def _read(path: Path) -> bytes:
     try:
         if not path.is_file():
             raise WorkbookFileError(f"{path}: no such workbook")
-        if path.stat().st_size > MAX_TOTAL:
-            raise WorkbookFileError(f"{path}: over 1 GB; refused")
+        if path.stat().st_size > MAX_FILE:
+            raise WorkbookFileError(f"{path}: 2 GB or more; refused")
         return path.read_bytes()
     except OSError as exc:
         raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None

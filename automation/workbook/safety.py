@@ -56,6 +56,32 @@ _ANY_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
 _PLAIN_CELL = re.compile(rb'<c r="([A-Z]{1,3})(\d{1,7})"')  # as Excel, LibreOffice and most writers write cells
 
 
+_BAD_PLAIN = re.compile(rb'<c r="(?![A-Z]{1,3}[1-9]\d{0,6}")')  # a plain cell whose reference is not A1-style
+_ROWS_OF = {d: re.compile(rb'<c r="[A-Z]{1,3}(\d{%d})"' % d) for d in range(1, 8)}
+_COLUMNS_OF = {n: re.compile(rb'<c r="([A-Z]{%d})\d' % n) for n in range(1, 4)}
+
+
+def _quick_bound(buf: bytes) -> tuple[int, int] | None:
+    """The furthest row and column any cell of ``buf`` names, when every cell
+    is written plainly (``<c r="B7"``, as Excel, LibreOffice and most writers
+    write them); None otherwise. No list of every cell is built: the longest
+    row number and column name present are found first, and only those are
+    compared (as bytes: equal lengths compare as numbers do)."""
+    cells = buf.count(b"<c ") + buf.count(b"<c>") + buf.count(b"<c/")
+    if b":c" in buf or cells != buf.count(b'<c r="') or _BAD_PLAIN.search(buf):
+        return None
+    rows = cols = 0
+    for digits in range(7, 0, -1):
+        if cells and (found := _ROWS_OF[digits].findall(buf)):
+            rows = int(max(found))
+            break
+    for letters in range(3, 0, -1):
+        if cells and (found := _COLUMNS_OF[letters].findall(buf)):
+            cols = _column_number(max(found))
+            break
+    return rows, cols
+
+
 def _cell_refs(buf: bytes) -> list[tuple[bytes, bytes]] | None:
     """Every cell's (column, row) reference in ``buf``; None if some cell has none."""
     found = _PLAIN_CELL.findall(buf)
@@ -99,6 +125,10 @@ def sheet_extent(archive: zipfile.ZipFile, part: str, where: str, *, limit: int 
     rows = cols = 0
     exact = False
     for buf in _chunks(archive, info, part, where):
+        bound = _quick_bound(buf)
+        if bound is not None:
+            rows, cols = max(rows, bound[0]), max(cols, bound[1])
+            continue
         found = _cell_refs(buf)
         if found is None:
             exact = True

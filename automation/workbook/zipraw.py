@@ -11,7 +11,8 @@ from typing import BinaryIO, Sequence
 from automation.errors import WorkbookFileError
 
 MAX_MEMBER = 200 * 1024 * 1024
-MAX_TOTAL = 1024 * 1024 * 1024
+MAX_TOTAL = 16 * 1024 * 1024 * 1024  # declared, in all: nothing unpacks every part (the gate bounds each one)
+MAX_FILE = 2 * 1024 * 1024 * 1024 - 1
 
 @dataclass(frozen=True)
 class RawMember:
@@ -88,7 +89,7 @@ def parse_zip(data: bytes | memoryview, where: str) -> RawZip:
              "uses ZIP64, which is not supported"),
             (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
             (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
-            (total > MAX_TOTAL, "brings the declared size over 1 GB in all; refused (zip bomb?)"),
+            (total > MAX_TOTAL, "brings the declared size over 16 GB in all; refused (zip bomb?)"),
             (name.lower() in names, "appears twice in the zip"),
         ):
             if bad:

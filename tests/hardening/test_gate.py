@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automation.workbook.gate import MASTER, Gate
 from tests.hardening.hostile_masters import FAR, ROSTER, Parts, argv_for, capped, master, zipped
@@ -122,3 +124,31 @@ def test_the_same_limits_hold_for_a_file_read_directly(tmp_path: Path) -> None:
     with pytest.raises(WorkbookFileError, match="declares more than 200 namespaces"):
         Workbook(book)
     assert zipped  # the helper module is shared with the fuzz test
+
+
+def _column(n: int) -> str:
+    out = ""
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells=st.lists(st.tuples(st.integers(1, 16384), st.integers(1, 1048576)), min_size=1, max_size=40),
+       odd=st.sampled_from(["", '<c r="b2"><v>1</v></c>', '<c r="A007"><v>1</v></c>', "<c><v>1</v></c>"]))
+def test_the_quick_extent_bound_is_the_furthest_cell_named(cells, odd) -> None:
+    import io
+    import zipfile
+
+    from automation.workbook.safety import sheet_extent
+
+    body = "".join(f'<row><c r="{_column(c)}{r}"><v>1</v></c></row>' for c, r in cells) + (f"<row>{odd}</row>" if odd else "")
+    xml = f'<worksheet xmlns="x"><sheetData>{body}</sheetData></worksheet>'.encode()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("s.xml", xml)
+    extent = sheet_extent(zipfile.ZipFile(io.BytesIO(buf.getvalue())), "s.xml", "book")
+    assert extent.rows >= max(r for _, r in cells) and extent.columns >= max(c for c, _ in cells)
+    if not odd:
+        assert (extent.rows, extent.columns) == (max(r for _, r in cells), max(c for c, _ in cells))
