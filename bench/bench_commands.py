@@ -59,6 +59,7 @@ def run(argv: list[str], cwd: Path) -> dict[str, float]:
     The peak comes from GNU time (``%M``): a child forked by this process
     directly would count this process's own pages until it execs."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules load from their compiled files
     with tempfile.TemporaryDirectory() as tmp:
         rss_file = Path(tmp) / "rss"
         wrapped = [str(TIME), "-f", "%M", "-o", str(rss_file), *argv] if TIME.exists() else argv
