@@ -9,12 +9,14 @@ file a player sends back. Time and memory are bounded by design:
    encrypted, at most ``members`` parts, no two parts whose names differ only
    in case, each part and all parts together within their unpacked sizes, and
    no part over 1 MB compressed more than ``ratio``:1.
-2. The parts every command parses whole (``[Content_Types].xml``, every
-   ``.rels``, the workbook part, its styles and ``docProps/app.xml``) are
-   streamed through expat in 1 MB chunks: no DTD (so no entity of any kind),
-   at most ``namespaces`` namespace declarations and ``elements`` elements, and
-   their sizes and CRCs match the directory. Shared strings are streamed for
-   their prolog (no DTD) and CRC only.
+2. The parts every command parses whole (``[Content_Types].xml``, the package's
+   and the workbook's relationships, the workbook part, its styles and
+   ``docProps/app.xml``) are streamed through expat in 1 MB chunks: no DTD (so
+   no entity of any kind), at most ``namespaces`` namespace declarations and
+   ``elements`` elements, and their sizes and CRCs match the directory.
+   Shared strings are streamed for their prolog (no DTD) and CRC only. Any
+   other part is checked alike when it is about to be parsed
+   (:meth:`Gate.check_part`: the relationships undo follows).
 3. A sheet is checked when it is about to be parsed (:meth:`Gate.check_sheet`),
    never before: its part is found as the reader (calamine) finds it (the
    relationship's target, case-insensitively; the %-decoded and normalised
@@ -125,8 +127,8 @@ class Gate:
             raise WorkbookFileError(f"{self.where}: a zip file but not an .xlsx workbook "
                                     "(it has no xl/workbook.xml part)")
         whole = {i.filename for i in self.archive.infolist()
-                 if i.filename.lower().endswith(".rels")
-                 or i.filename.lower() in ("[content_types].xml", "xl/workbook.xml", "docprops/app.xml")}
+                 if i.filename.lower() in ("[content_types].xml", "_rels/.rels", "xl/workbook.xml",
+                                           "xl/_rels/workbook.xml.rels", "docprops/app.xml")}
         rels = self.info("xl/_rels/workbook.xml.rels")
         prolog_only: set[str] = set()
         if rels is not None:
@@ -195,6 +197,16 @@ class Gate:
         except expat.ExpatError as exc:
             raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
         self._checked.add(name)
+
+    def check_part(self, name: str) -> None:
+        """Step 2 for one more part about to be parsed whole (a sheet's or a
+        drawing's relationships, when undo follows them)."""
+        info = self.info(name)
+        if info is not None and info.filename not in self._checked:
+            try:
+                self._scan(info.filename, whole=True)
+            except _Refused as exc:
+                raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
 
     # ------------------------------------------------------------------ sheets
 

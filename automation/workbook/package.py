@@ -123,7 +123,7 @@ class _Package:
 
     def __init__(self, path: str, data: bytes) -> None:
         self.where = path
-        Gate(path, data)  # the same gate as every reader: nothing hostile reaches the parsers below
+        self.gate = Gate(path, data)  # the same gate as every reader: nothing hostile reaches the parsers below
         self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
         types = self.zip.get("[Content_Types].xml")
@@ -141,6 +141,7 @@ class _Package:
 
     def doc(self, part: str) -> XmlDoc:
         if part not in self._docs:
+            self.gate.check_part(part)
             self._docs[part] = parse_xml(self.zip.read(part), part)
         return self._docs[part]
 
