@@ -91,7 +91,7 @@ def writing(path: Path | str) -> Iterator[None]:
         finally:
             _held[real] -= 1
         return
-    if not real.parent.is_dir():  # nothing to write to: the reader says what is wrong
+    if not real.is_file():  # no workbook to write: the reader says what is wrong, and no lock file is left
         yield
         return
     wait = lock_wait()
