@@ -152,3 +152,17 @@ def test_the_quick_extent_bound_is_the_furthest_cell_named(cells, odd) -> None:
     assert extent.rows >= max(r for _, r in cells) and extent.columns >= max(c for c, _ in cells)
     if not odd:
         assert (extent.rows, extent.columns) == (max(r for _, r in cells), max(c for c, _ in cells))
+
+
+def test_a_part_parsed_later_is_checked_when_it_is_parsed(tmp_path: Path) -> None:
+    from automation.errors import WorkbookFileError
+
+    def bomb_in_sheet_rels(parts: Parts) -> Parts:
+        parts["xl/worksheets/_rels/sheet8.xml.rels"] = (
+            b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaa">]><Relationships '
+            b'xmlns="http://schemas.openxmlformats.org/package/2006/relationships">&a;</Relationships>')
+        return parts
+
+    gate = Gate("book", master(tmp_path / "m", bomb_in_sheet_rels).read_bytes(), MASTER)  # not parsed yet: not read
+    with pytest.raises(WorkbookFileError, match=r"sheet8\.xml\.rels declares a DTD or entities"):
+        gate.check_part("xl/worksheets/_rels/SHEET8.xml.rels")
