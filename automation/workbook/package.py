@@ -461,7 +461,8 @@ def _refuse_dangling(pkg: _Package, names_node: XNode | None, dropped: list[XNod
     if not removed:
         return
     names = [(n.get("name"), pkg.wb.inner_text(n)) for n in (names_node.children if names_node is not None else ())
-             if n not in dropped and not RECORD.fullmatch(n.get("name"))]
+             if n not in dropped and not RECORD.fullmatch(n.get("name"))
+             and not n.get("name").lower().startswith("_xlnm.")]  # print titles, filters: settings of a sheet
     problems = undo_refs.in_names(names, removed)
     added = {name for r in records for _, name in r[3]}
     for sheet in kept:

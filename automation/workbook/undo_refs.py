@@ -1,7 +1,8 @@
 """Before undo removes sheets: does anything the umpire keeps still point into them?
 
 Undo refuses, naming each one, when a defined name (other than the names local
-to a removed sheet, which go with it) or a formula in a sheet that stays
+to a removed sheet, which go with it, and Excel's built-in ``_xlnm.`` names such
+as print titles, which are settings of a sheet) or a formula in a sheet that stays
 refers to a sheet undo would remove; Excel would otherwise repair the file
 ("Removed Records: Named range") or show #REF! where the umpire expects a
 value. The umpire changes or deletes them, then runs undo again.
