@@ -109,12 +109,14 @@ class Problems:
     def __init__(self, path: Any = None) -> None:
         self.path = None if path is None else str(path)
         self.problems: list[CellProblem] = []
+        self.stopped: dict[str, int] = {}  # sheets whose check stopped early, and where
 
     def attempt(self, read: Callable[..., Any], *args: Any, default: Any = None, **kwargs: Any) -> Any:
         try:
             return read(*args, **kwargs)
         except WorkbookError as exc:
             self.problems.extend(exc.problems)
+            self.stopped.update(getattr(exc, "stopped", {}))
             return default
 
     def add(self, *problems: CellProblem) -> None:
@@ -122,7 +124,7 @@ class Problems:
 
     def raise_all(self) -> None:
         if self.problems:
-            raise WorkbookError(list(dict.fromkeys(self.problems)), self.path)
+            raise WorkbookError(list(dict.fromkeys(self.problems)), self.path, stopped=self.stopped)
 
 
 class Workbook:
