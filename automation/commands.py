@@ -28,6 +28,8 @@ def outcome_json(outcome) -> dict:
         "completed_steps": outcome.completed,
         "waiting": None if outcome.waiting is None else {
             "who": outcome.waiting.who, "what": outcome.waiting.what, "sheet": outcome.waiting.sheet},
+        "pending": [{"who": p.who, "sheet": p.sheet, "what": p.what, "did_you_mean": p.near or None}
+                    for p in getattr(outcome, "pending", [])],
         "steps": [
             {"step": e.step, "rule": e.rule, "stage": e.stage, "side": e.side, "subject": e.subject, "text": e.text,
              "visible_to": e.visible_to, "roll": roll_json(e.roll) if e.roll else None}
@@ -57,15 +59,17 @@ DEMO_FOLDER = "musterroll-demo"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from automation.samples import run_demo
+    from automation import samples, samples_abtf
 
+    abtf = args.sample == "abtf"
+    sample = samples_abtf.SAMPLE if abtf else samples.SAMPLE
     folder = Path(args.folder or DEMO_FOLDER)
     if args.folder is None:  # a fresh copy each time: musterroll-demo, musterroll-demo-2, ...
         n = 1
-        while (folder / "advance_to_rostov.xlsx").exists():
+        while (folder / sample.name).exists():
             n += 1
             folder = Path(f"{DEMO_FOLDER}-{n}")
-    run_demo(folder)
+    (samples_abtf.run_demo if abtf else samples.run_demo)(folder)
     return 0
 
 
@@ -87,7 +91,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p = sub.add_parser("undo", help="remove exactly the sheets the last refit added")
     p.add_argument("book")
     p.set_defaults(func=cmd_undo)
-    p = sub.add_parser("demo", help="the main job on the bundled Advance to Rostov sample, in a fresh copy")
+    p = sub.add_parser("demo", help="the main job on a bundled sample (Advance to Rostov, or abtf: A Bridge Too "
+                                    "Far), in a fresh copy")
+    p.add_argument("sample", nargs="?", choices=("rostov", "abtf"), default="rostov",
+                   help="rostov (default) or abtf")
     p.add_argument("--folder", help="where the copy goes (default: ./musterroll-demo, or -2, -3... if taken)")
     p.set_defaults(func=cmd_demo)
     from automation.desk import cli as desk_cli

@@ -253,5 +253,35 @@ def play(book: Path) -> list[Any]:
     return outcomes
 
 
+def run_demo(folder: Path) -> Path:
+    """``musterroll demo abtf``: copy the sample (with its key) into ``folder``
+    and play it as :func:`play` does, printing each refit's summary: every
+    decision it waits for, one line each, and what was entered for it."""
+    import shutil
+
+    from automation.errors import UsageError
+
+    folder.mkdir(parents=True, exist_ok=True)
+    book = folder / SAMPLE.name
+    if book.exists():
+        raise UsageError(f"{book} already exists: remove it or choose another --folder")
+    shutil.copyfile(SAMPLE, book)
+    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    from automation.service import refit
+
+    steps = [("== 17N: the RePh before the CG Initial Scenario", None),
+             ("== each side's purchases for 17N (OB RGs, fortifications)", lambda: enter_purchases(book, "17N", PURCHASES_17N)),
+             ("== 17N is played; the umpire enters End 17N and Umpire 18AM, the players their 18AM orders",
+              lambda: enter_first_scenario(book)),
+             ("== each side's purchases and Initiative Chit for 18AM", lambda: enter_purchases(book, "18AM", PURCHASES_18AM))]
+    for title, enter in steps:
+        print(title)
+        if enter is not None:
+            enter()
+        print(refit(book).summary())
+    print(f"\nThe campaign workbook is {book.resolve()}")
+    return book
+
+
 if __name__ == "__main__":  # pragma: no cover
     print(build_sample())

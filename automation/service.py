@@ -27,6 +27,7 @@ class RefitOutcome:
     waiting: Waiting | None = None
     entries: list[Entry] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
+    pending: list[Any] = field(default_factory=list)  # automation.pbem.pending.Pending: every decision waited for
 
     def summary(self, quiet: bool = False) -> str:
         """What the refit did: the sheets written, every roll (what it was for,
@@ -38,7 +39,9 @@ class RefitOutcome:
         if rolls and not quiet:
             lines.append(f"  rolls ({len(rolls)}):")
             lines += [f"    {roll_line(e)}" for e in rolls]
-        if self.waiting:
+        if self.pending:
+            lines += [f"  {p.line()}" for p in self.pending]
+        elif self.waiting:
             lines.append(f"  {self.waiting} (to be decided by {self.waiting.who})")
         elif self.date:
             lines.append(f"  {self.date}: refit complete")
@@ -121,6 +124,7 @@ def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path
 
 def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     """Run every step whose inputs are present and append what it resolved."""
+    from automation.pbem.pending import pending
     from automation.workbook.lock import writing
     from automation.workbook.package import append_sheets
 
@@ -129,6 +133,10 @@ def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
         outcome, sheets = plan_sealed(book, key_file=key_file)
         if sheets:
             append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
+    if outcome.waiting is not None:
+        settings = campaign_settings(book)
+        key = read_key(key_path_for(Path(path), key_file), str(settings.get("Key commitment") or "").strip())
+        outcome.pending = pending(book, key, outcome.waiting)
     return outcome
 
 

@@ -94,6 +94,11 @@ class ABtFView:
                                 f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
         return nothing_to_decide(waiting, side)
 
+    def sheet_what(self, planned: Planned, waiting: Waiting) -> str:
+        """Every decision ``waiting.sheet`` asks for (the refit names only the one it stopped at)."""
+        kind = abtf_kind(waiting.sheet)
+        return self.what(planned, kind) if kind is not None and kind.id in WHAT else waiting.what
+
     @staticmethod
     def what(planned: Planned, kind: Any) -> str:
         if kind.id == K.PURCHASES.id and planned.inputs.mode is Mode.INITIAL:
@@ -113,8 +118,10 @@ class ABtFView:
         notes = [(len(kind.header) + 1 + i, f"{label}: {value}") for i, (label, value) in enumerate(balances)]
         widths = [c.width for c in kind.columns]
         if kind.id == K.PURCHASES.id:
-            choices = self.purchase_choices(book, planned, side)
-            rows, dropdowns = self.purchase_form(planned, side, len(choices))
+            form = self.form(book, planned, side, decision.sheet)
+            rows = [form.columns] + [[r.values.get(c) for c in form.columns] for r in form.rows]
+            return [OutSheet(decision.sheet, rows, tab="orders", form=form),
+                    OutSheet(CHOICES, self.purchase_choices(book, planned, side), tab="settings", widths=[24, 80])]
         else:
             choices = self.order_choices(planned, side)
             last = max(len(choices), 2)
@@ -129,6 +136,12 @@ class ABtFView:
             ]
         return [OutSheet(decision.sheet, rows, tab="orders", widths=widths, dropdowns=dropdowns, notes=notes),
                 OutSheet(CHOICES, choices, tab="settings", widths=[24, 80])]
+
+    def form(self, book: Any, planned: Planned, side: str, sheet: str) -> Any:
+        """The ready Purchases form of ``side`` (automation.workbook.forms.abtf)."""
+        from automation.workbook.forms.abtf import purchases_form
+
+        return purchases_form(planned, side, self.fortification_chart(book), self.what(planned, K.PURCHASES))
 
     def order_choices(self, planned: Planned, side: str) -> list[list[Any]]:
         """The side's units as the RePh has them where it stops, and the Transfer values."""

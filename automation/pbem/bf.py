@@ -32,6 +32,7 @@ TABS = {"settings": "settings", "roster": "roster", "results": "results", "order
         "report": "report"}
 CHOICES = "Choices"
 VALUES = ("Attack", "Defend", "Yes", "No")
+ORDERS_WHAT = "posture (Attack or Defend, 2.1) and escape attempts of isolated and cut-off stands (2.1.2.4.3)"
 
 
 class BattlefrontView:
@@ -57,13 +58,18 @@ class BattlefrontView:
         kind = kind_of(waiting.sheet)
         if kind is not None and kind.id in (K.ORDERS.id, K.SPEND.id):
             ours, already = own_sheet(book, planned, waiting, side, kind)
-            return already or Decision(ours, waiting.what)
+            return already or Decision(ours, self.sheet_what(planned, waiting))
         if waiting.who == UMPIRE and kind is not None and kind.id == K.RESULTS.id:
             ours = K.ORDERS.name_for(date=planned.date, side=side)
             if not book.has(ours):
-                return Decision(ours, "posture (Attack or Defend) and escape attempts",
+                return Decision(ours, ORDERS_WHAT,
                                 f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
         return nothing_to_decide(waiting, side)
+
+    def sheet_what(self, planned: Planned, waiting: Waiting) -> str:
+        """Every decision ``waiting.sheet`` asks for (the refit names only the one it stopped at)."""
+        kind = kind_of(waiting.sheet)
+        return ORDERS_WHAT if kind is not None and kind.id == K.ORDERS.id else waiting.what
 
     def balances(self, planned: Planned, side: str) -> list[tuple[str, Any]]:
         ledger = planned.run.state.ledger
@@ -92,27 +98,27 @@ class BattlefrontView:
                 rows.append([alias(key, s.id), f"enemy wreck behind your lines: {s.type} (Removal, 2.1.1.5.1)"])
         return rows
 
+    def form(self, book: Any, planned: Planned, side: str, sheet: str, key: CampaignKey | None = None) -> Any:
+        """The ready form of ``sheet`` (automation.workbook.forms.bf); enemy stands
+        by alias when ``key`` is given (a player's export)."""
+        from automation.service import campaign_settings, system_of
+        from automation.workbook.forms import bf as forms
+        from automation.workbook.tables_io import system_from_workbook
+
+        kind = kind_of(sheet)
+        if kind is not None and kind.id == K.SPEND.id:
+            rules = system_from_workbook(book, system_of(book, campaign_settings(book)))
+            name = (lambda stand: alias(key, stand)) if key is not None else str
+            return forms.spend_form(planned, side, rules, name)
+        return forms.orders_form(planned, side)
+
     def orders_sheets(self, book: Any, planned: Planned, side: str, decision: Decision, balances: list[tuple[str, Any]],
                       key: CampaignKey) -> list[OutSheet]:
         assert decision.sheet
-        kinds = self.order_kinds(decision.sheet)
+        form = self.form(book, planned, side, decision.sheet, key)
+        rows = [form.columns] + [[r.values.get(c) for c in form.columns] for r in form.rows]
         choices = self.choices(book, planned, side, key)
-        header = K.ORDERS.header
-        rows: list[list[Any]] = [header]
-        if kind_of(decision.sheet) == K.ORDERS and not planned.inputs.date.is_first:
-            rows.append(["Posture", None, None, None])
-        last = max(len(choices), 2)
-        dropdowns = [
-            Dropdown(0, list(kinds), title="Order", message=f"One of: {', '.join(kinds)}"),
-            Dropdown(1, f"={CHOICES}!$A$2:$A${last}", strict=False, title="Subject",
-                     message=f"A stand, ME, RG or item: see the {CHOICES} sheet"),
-        ]
-        if kind_of(decision.sheet) == K.ORDERS:
-            dropdowns.append(Dropdown(2, list(VALUES), strict=False, title="Value",
-                                      message="Posture: Attack or Defend; Escape: Yes or No"))
-        notes = [(len(header) + 1 + i, f"{label}: {value}") for i, (label, value) in enumerate(balances)]
-        return [OutSheet(decision.sheet, rows, tab="orders", widths=[c.width for c in K.ORDERS.columns],
-                         dropdowns=dropdowns, notes=notes),
+        return [OutSheet(decision.sheet, rows, tab="orders", form=form),
                 OutSheet(CHOICES, choices, tab="settings", widths=[24, 70])]
 
     # ---------------------------------------------------------------- what the side may see

@@ -19,6 +19,7 @@ other side or for another campaign.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import re
@@ -32,7 +33,7 @@ from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts
 from automation.pbem.xlsx import OutSheet
-from automation.workbook.reader import norm
+from automation.workbook.reader import header_row, norm
 from automation.workbook.schema import SheetKind
 
 INFO_SHEET = "Export"
@@ -154,7 +155,7 @@ def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None
         if date not in (dates if dates is not None else campaign_dates(book)):
             return None
     rows = book.raw(name)
-    if not rows or not header_fits(kind, rows[0]):
+    if not rows or not header_fits(kind, rows[header_row(rows, kind)]):
         return None
     return kind
 
@@ -163,9 +164,10 @@ def project(kind: SheetKind, rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """A new table of only ``kind``'s documented columns, in the contract's
     order, taken from ``rows`` by header name: a column the umpire added
     ("Umpire notes") never comes along."""
-    h = Header.of(rows[0]) if rows else Header({})
+    top = header_row(rows, kind) if rows else 0
+    h = Header.of(rows[top]) if rows else Header({})
     header = [c.name for c in kind.columns if c.name in h.positions]
-    return [list(header)] + [[h.get(r, c) for c in header] for r in rows[1:]]
+    return [list(header)] + [[h.get(r, c) for c in header] for r in rows[top + 1:]]
 
 
 def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
@@ -220,7 +222,7 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
     out = []
     for s in sheets:
         rows = [[fix(v) if isinstance(v, str) else v for v in r] for r in s.rows]
-        out.append(OutSheet(s.name, rows, s.tab, s.widths, s.dropdowns, s.notes))
+        out.append(dataclasses.replace(s, rows=rows))
     return out
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError, listed
 from automation.pbem.export import INFO_SHEET, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
-from automation.workbook.reader import match_name
+from automation.workbook.reader import header_row, match_name
 from automation.workbook.schema import system_kinds
 
 
@@ -89,6 +89,15 @@ def unalias(raw: list[list[Any]], h: Header, names: dict[str, str], columns: tup
 
 
 MASK = "unknown-{n}"
+
+
+def unchosen(kind: Any, values: list[Any]) -> bool:
+    """A form's offer left without a Value: no decision (the refit reads it so too)."""
+    names = kind.header
+    decision = "Count" if "Count" in names else "Value"
+    if "Offered" not in names or decision not in names:
+        return False
+    return bool(values[names.index("Offered")]) and values[names.index(decision)] is None
 
 
 class Masked:
@@ -208,11 +217,12 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
         raise refuse([info_problem("Orders sheet", f"Orders sheet: the campaign {now}, not for {sheet}: these orders "
                                                    "are out of date (export again for the current decision)")])
     raw = [list(r) for r in ret.raw(sheet)]
-    h = Header.of(raw[0]) if raw else Header({})
+    body = raw[header_row(raw, kind):] if raw else []  # a form's lines above its header are not orders
+    h = Header.of(body[0]) if body else Header({})
     columns = getattr(view, "alias_columns", ("Subject",))
     masked = Masked(view.secret_names(book, planned_now, side, key))
-    masked.rows(raw, h, columns)
-    unalias(raw, h, view.unalias(book, planned_now, side, key), columns)
+    masked.rows(body, h, columns)
+    unalias(body, h, view.unalias(book, planned_now, side, key), columns)
     extra = {sheet: raw}
     for s in sides:
         other = kind.name_for(date=date, side=s)
@@ -223,11 +233,14 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     except WorkbookError as exc:
         raise refuse(masked.problems(list(exc.problems))) from None
     if checked.waiting is not None and checked.waiting.sheet == sheet:
-        raise refuse([CellProblem(sheet, "A2", masked.message(f"still missing: {checked.waiting.what}"))])
+        first = header_row(raw, kind) + 2 if raw else 2
+        raise refuse([CellProblem(sheet, f"A{first}", masked.message(f"still missing: {checked.waiting.what}"))])
     rows: list[list[Any]] = [list(kind.header)]
-    for r in raw[1:]:
+    for r in body[1:]:
         values = [_clean(h.get(r, c.name)) for c in kind.columns]
         values = [masked.unmask(v) if isinstance(v, str) else v for v in values]
+        if unchosen(kind, values):
+            continue
         if any(v is not None for v in values):
             rows.append(values)
     append_sheets(book_path, [NewSheet(sheet, rows, kind="orders", column_widths=[c.width for c in kind.columns])],

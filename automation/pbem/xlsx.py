@@ -1,6 +1,7 @@
 """Writing a player's export: a whole new workbook (XlsxWriter), holding only
-what is given to it. Nothing else goes in: no hidden sheet, no defined name, no
-comment, no formula, blank document properties; every text is written as text
+what is given to it. Nothing else goes in: no hidden sheet, no defined name
+(but print titles), no comment, no formula but a form's own totals
+(:mod:`automation.workbook.forms.draw`), blank document properties; every text is written as text
 through :func:`automation.workbook.text.write_text` (text that starts with
 = + - @ never becomes a formula, text shaped like rich-text markup stays text).
 Every sheet prints one page wide with its header repeated, landscape when wide
@@ -45,6 +46,7 @@ class OutSheet:
     widths: Sequence[float] | None = None
     dropdowns: Sequence[Dropdown] = field(default_factory=tuple)
     notes: Sequence[tuple[int, str]] = ()  # (column, text) written in the header row after the columns
+    form: Any = None  # an automation.workbook.forms.model.Form: the sheet is that form, drawn by its own module
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
@@ -71,6 +73,11 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
         for sheet in sheets:
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))
+            if sheet.form is not None:
+                from automation.workbook.forms.draw import draw
+
+                draw(book, ws, sheet.form)
+                continue
             width = max((len(r) for r in sheet.rows), default=0)
             codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
             widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)

@@ -209,6 +209,8 @@ def read_lines(book: Any, kind, name: str) -> tuple[Line, ...] | None:
         return None
     out = []
     for r in book.read(kind, name):
+        if kind is K.PURCHASES and r["Offered"] and r["Count"] is None:
+            continue  # a form's offer left without a Count is no purchase
         refs = {c.name: ref(r, c.name) for c in kind.columns}
         item = r["Item"] if kind is K.PURCHASES else r["Subject"]
         subject = None if item is None else str(item)

@@ -177,7 +177,9 @@ PURCHASES = SheetKind(
      Column("KG", required=False, width=5, note="a German RG's Kampfgruppe"),
      Column("Count", Kind.INT, required=False, width=6, note="RGs, or fortifications (mine factors, HIP units); default 1"),
      Column("Area", required=False, width=14, note="the Setup or Entry Area the RG or fortification goes to"),
-     choice("Front Line", YES_NO, required=False, width=7), Column("Notes", required=False, width=30)),
+     choice("Front Line", YES_NO, required=False, width=7), Column("Notes", required=False, width=30),
+     Column("Offered", required=False, width=50,
+            note="written by the form: what the row offers; the row counts only once its Count is given")),
     tab="orders", dated=True, per_side=True, rule="9.617",
     description="A side's secret decisions in RePh part 2: RG purchases (OB RG: an RG of the CG Initial Scenario's OB), "
     "fortifications and the Initiative Chit. An empty sheet means none (a Chit line is needed for every CG Scenario).",

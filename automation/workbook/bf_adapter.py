@@ -238,7 +238,8 @@ def read_orders(book: Workbook, kind, name: str) -> tuple[Order, ...] | None:
     return tuple(
         Order(r["Order"], None if r["Subject"] is None else str(r["Subject"]), r["Value"], r["Detail"], ref(r, "Order"),
               {c: ref(r, c) for c in ("Order", "Subject", "Value", "Detail")})
-        for r in book.read(kind, name))
+        for r in book.read(kind, name)
+        if not (r["Offered"] and r["Value"] is None))  # a form's offer left unchosen is no order
 
 
 def read_ledger(book: Workbook, name: str, sides: tuple[SideInfo, SideInfo]) -> Ledger:

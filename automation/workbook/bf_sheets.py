@@ -94,7 +94,9 @@ ORDER_KINDS = ("Posture", "Escape", "Repair", "Combine", "Purchase", "Extra CPP"
 ORDERS = SheetKind(
     "bf.orders", "Orders {date} {side}",
     (choice("Order", ORDER_KINDS, width=20), Column("Subject", required=False, width=22),
-     Column("Value", Kind.INT_OR_TEXT, required=False, width=14), Column("Detail", required=False, width=36)),
+     Column("Value", Kind.INT_OR_TEXT, required=False, width=14), Column("Detail", required=False, width=36),
+     Column("Offered", required=False, width=56,
+            note="written by the form: what the row offers; the row counts only once its Value is chosen")),
     tab="orders", dated=True, per_side=True, rule="2.1",
     description="A side's decisions before the CPP roll: posture (Attack/Defend) and escape attempts.",
 )

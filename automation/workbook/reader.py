@@ -378,7 +378,24 @@ def expected(column: Column, lists: Mapping[str, Sequence[str]]) -> str:
     return "text"
 
 
-def header_positions(sheet: str, kind: SheetKind, first_row: Sequence[Any]) -> tuple[dict[str, int], list[CellProblem]]:
+TITLE_ROWS = 2  # a form may open with a line saying what to do and a line of totals above its header
+
+
+def header_row(raw: Sequence[Sequence[Any]], kind: SheetKind) -> int:
+    """Index of the header row: the first row, of the first ``TITLE_ROWS`` + 1,
+    holding every required column of ``kind`` (0 when none does: the header
+    row then gets the missing-column message)."""
+    need = {c.name for c in kind.columns if c.required} or {c.name for c in kind.columns[:1]}
+    if not need:
+        return 0
+    for i, row in enumerate(raw[:TITLE_ROWS + 1]):
+        if need <= {str(v).strip() for v in row if v not in (None, "")}:
+            return i
+    return 0
+
+
+def header_positions(sheet: str, kind: SheetKind, first_row: Sequence[Any],
+                     row: int = 1) -> tuple[dict[str, int], list[CellProblem]]:
     """Where each of the kind's columns is, matched ignoring case and spaces;
     a missing column is reported at the header cell that most looks like it
     ("did you mean"), else at the first free header cell."""
@@ -389,7 +406,7 @@ def header_positions(sheet: str, kind: SheetKind, first_row: Sequence[Any]) -> t
     found: dict[str, int] = {}
     for i, h in enumerate(header):
         if h and norm(h) in found:
-            problems.append(CellProblem(sheet, cell_ref(i, 1), f"column {h!r} appears twice in the header"))
+            problems.append(CellProblem(sheet, cell_ref(i, row), f"column {h!r} appears twice in the header"))
         found.setdefault(norm(h), i)
     positions = {c.name: found[norm(c.name)] for c in kind.columns if norm(c.name) in found}
     known = {norm(c.name) for c in kind.columns}
@@ -401,10 +418,10 @@ def header_positions(sheet: str, kind: SheetKind, first_row: Sequence[Any]) -> t
         near = difflib.get_close_matches(norm(c.name), list(strangers), n=1, cutoff=0.7)
         if near:
             i = strangers.pop(near[0])
-            problems.append(CellProblem(sheet, cell_ref(i, 1), f"header {header[i]!r}: did you mean {c.name!r}? "
+            problems.append(CellProblem(sheet, cell_ref(i, row), f"header {header[i]!r}: did you mean {c.name!r}? "
                                         f"Rename it {c.name!r}; the header row must hold: {', '.join(kind.header)}"))
-        else:
-            problems.append(CellProblem(sheet, cell_ref(free, 1), f"missing column {c.name!r}; the header row must "
+        elif c.required:  # an optional column may be left out: its cells read as blank
+            problems.append(CellProblem(sheet, cell_ref(free, row), f"missing column {c.name!r}; the header row must "
                                         f"hold: {', '.join(kind.header)}"))
     return positions, problems
 
@@ -437,13 +454,14 @@ def validate_each(
     A header that does not fit the kind is raised: no row can be read then."""
     if not raw:
         raise WorkbookError(CellProblem(sheet, "A1", f"the sheet is empty; the header row must be: {', '.join(kind.header)}"), path)
-    positions, header_problems = header_positions(sheet, kind, raw[0])
+    top = header_row(raw, kind)  # a form's title lines sit above its header
+    positions, header_problems = header_positions(sheet, kind, raw[top], top + 1)
     if header_problems:
         raise WorkbookError(header_problems, path)
     problems: list[CellProblem] = []
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
-    for r, raw_row in enumerate(raw[1:], start=2):
+    for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
         cells_present = [v for v in raw_row if not (v is None or (isinstance(v, str) and not v.strip()))]
         if not cells_present:
             continue
@@ -451,7 +469,10 @@ def validate_each(
         cells: dict[str, str] = {}
         found: list[CellProblem] = []
         for c in kind.columns:
-            col = positions[c.name]
+            col = positions.get(c.name)
+            if col is None:  # an optional column left out: blank
+                values[c.name] = None
+                continue
             ref = cell_ref(col, r)
             cells[c.name] = ref
             value = raw_row[col] if col < len(raw_row) else None

@@ -99,10 +99,11 @@ def fill(export: Path, out: Path, rows: Sequence[Sequence[Any]], sheet: str | No
 
     wb = openpyxl.load_workbook(export)
     ws = wb[sheet] if sheet else wb.worksheets[1]
-    for r in range(2, ws.max_row + 1):
-        for c in range(1, 5):
+    top = next((r for r in range(1, 4) if ws.cell(r, 1).value == "Order"), 1)  # a form's header is below its title
+    for r in range(top + 1, ws.max_row + 1):
+        for c in range(1, 6):
             ws.cell(r, c).value = None
-    for r, row in enumerate(rows, start=2):
+    for r, row in enumerate(rows, start=top + 1):
         for c, value in enumerate(row, start=1):
             cell = ws.cell(r, c, value)
             if isinstance(value, str):

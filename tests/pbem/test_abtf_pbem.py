@@ -90,10 +90,11 @@ def fill(export: Path, out: Path, rows: list[list[Any]], sheet: str) -> Path:
     """A player fills the decision sheet from row 2 (whatever was there is cleared) and saves it as ``out``."""
     wb = openpyxl.load_workbook(export)
     ws = wb[sheet]
-    for r in range(2, ws.max_row + 1):
-        for c in range(1, 8):
+    top = next((r for r in range(1, 4) if ws.cell(r, 1).value in ("Order", "Purchase")), 1)  # below a form's title
+    for r in range(top + 1, ws.max_row + 1):
+        for c in range(1, 9):
             ws.cell(r, c).value = None
-    for r, row in enumerate(rows, start=2):
+    for r, row in enumerate(rows, start=top + 1):
         for c, value in enumerate(row, start=1):
             cell = ws.cell(r, c, value)
             if isinstance(value, str):
@@ -231,11 +232,15 @@ def test_the_purchases_sheet_waits_with_dropdowns_the_cpp_and_fpp_left_and_the_c
     out = exported(capsys, abtf("purchases_18am"), "German", tmp_path)
     wb = openpyxl.load_workbook(out)
     ws = wb["Purchases 18AM German"]
-    assert [c.value for c in ws[1]] == K.PURCHASES.header + [None, "CPP left: 32", "FPP left: 20"]
-    assert ws["A2"].value == "Chit"
+    assert ws["A1"].value.startswith("German: RG purchases, fortifications and the Initiative Chit (9.617-9.621)")
+    assert [ws.cell(2, c).value for c in (8, 9, 10)] == ["CPP left and FPP left (of 32 CPP, 20 FPP; red: overspent):",
+                                                         "=32-SUM(I4:I29)", "=20-SUM(J4:J29)"]
+    assert [c.value for c in ws[3]] == K.PURCHASES.header + ["CPP", "FPP"]
+    assert ws["A4"].value == "Chit"
     lists = {str(dv.sqref).split(":")[0]: dv.formula1 for dv in ws.data_validations.dataValidation}
-    assert lists["A2"] == '"RG,Fortification,Chit"' and lists["C2"] == '"B,G,K,S"' and lists["F2"] == '"Yes,No"'
-    assert lists["B2"] == "Choices!$A$2:$A$22"  # 7 RGs, 12 fortifications, 2 chits
+    assert lists["B4"] == '"Attack,Idle"'  # the chits the side has left (9.62131)
+    offered = {(ws.cell(r, 2).value, ws.cell(r, 3).value) for r in range(5, 40) if ws.cell(r, 8).value}
+    assert ("I1", "K") in offered and ("wire", None) in offered and ("at_mine_factor", None) not in offered
     choices = {r[0]: r[1] for r in Workbook(out).raw("Choices")[1:]}
     assert choices["Attack"] == "Initiative Chit: 0 of 7 Attack Chits used (9.62131)"
     assert choices["wire"] == "fortification: Wire, 10 FPP"
@@ -293,7 +298,7 @@ def test_valid_purchases_are_appended_and_the_refit_completes_the_cg_date(capsys
         code, out, err = run(capsys, "import", book, back)
         assert code == 0, err
         assert f"{len(PURCHASES[side])} order(s)" in out
-    assert rows_of(book, "Purchases 18AM German")[4] == ["Chit", "Attack", "", "", "", "", "german-purchase-4"]
+    assert rows_of(book, "Purchases 18AM German")[4] == ["Chit", "Attack", "", "", "", "", "german-purchase-4", ""]
     code, out, _ = run(capsys, "refit", book)
     assert code == 0 and "wrote CG Roster 18AM" in out
     roster = rows_of(book, "CG Roster 18AM")
@@ -326,17 +331,17 @@ def test_bad_orders_are_refused_naming_the_returned_files_sheet_and_cell(capsys,
 
 
 @pytest.mark.parametrize("side, rows, cell, words", [
-    ("British", [["RG", "I9", None, 1, "A"], ["Chit", "Idle"]], "B2", "I9 is not on the British RG Chart"),
-    ("British", [["RG", "I1", None, 2, "A"], ["Chit", "Idle"]], "D2", "the CG Date maximum is 1"),
+    ("British", [["RG", "I9", None, 1, "A"], ["Chit", "Idle"]], "B4", "I9 is not on the British RG Chart"),
+    ("British", [["RG", "I1", None, 2, "A"], ["Chit", "Idle"]], "D4", "the CG Date maximum is 1"),
     ("British", [["RG", "I4", None, 1, "A"], ["RG", "I3", None, 1, "A"], ["RG", "I1", None, 1, "A"],
-                 ["RG", "I2", None, 1, "A"], ["Chit", "Idle"]], "B2", "cost 45 CPP, more than the 39 CPP it has"),
-    ("British", [["RG", "I3", None, 1, "E"], ["Chit", "Idle"]], "E2", "'E' is not a Setup or Entry Area of the British"),
-    ("German", [["RG", "I1", None, 1, "F"], ["Chit", "Attack"]], "C2", "German RG I1 needs its KG"),
-    ("German", [["Fortification", "at_mine_factor", None, 1, "G"], ["Chit", "Attack"]], "B2", "is for the British only"),
-    ("German", [["Fortification", "wire", None, 3, "G"], ["Chit", "Attack"]], "B2",
+                 ["RG", "I2", None, 1, "A"], ["Chit", "Idle"]], "B4", "cost 45 CPP, more than the 39 CPP it has"),
+    ("British", [["RG", "I3", None, 1, "E"], ["Chit", "Idle"]], "E4", "'E' is not a Setup or Entry Area of the British"),
+    ("German", [["RG", "I1", None, 1, "F"], ["Chit", "Attack"]], "C4", "German RG I1 needs its KG"),
+    ("German", [["Fortification", "at_mine_factor", None, 1, "G"], ["Chit", "Attack"]], "B4", "is for the British only"),
+    ("German", [["Fortification", "wire", None, 3, "G"], ["Chit", "Attack"]], "B4",
      "the German fortifications cost 30 FPP, more than the 20 FPP it has"),
-    ("German", [["Chit", "Charge"]], "B2", "Chit: 'Charge' is not allowed; valid: Attack, Idle"),
-    ("German", [], "A2", "Chit: no Chit line"),
+    ("German", [["Chit", "Charge"]], "B4", "Chit: 'Charge' is not allowed; valid: Attack, Idle"),
+    ("German", [], "A2", "Chit: no Chit line"),  # the step names the first row of a sheet
 ])
 def test_bad_purchases_are_refused_naming_the_returned_files_sheet_and_cell(capsys, abtf, tmp_path, side, rows, cell,
                                                                             words):
@@ -419,7 +424,7 @@ def test_an_encrypted_export_is_read_back_only_with_its_password(capsys, abtf, t
     sealed = exported(capsys, book, "British", tmp_path, "--password", "Oosterbeek").rename(tmp_path / "sealed.xlsx")
     assert "the workbook is encrypted; give its password with --password" in refused(capsys, book, sealed)
     err = refused(capsys, book, sealed, "--password", "Oosterbeek")  # opened: its Chit line still lacks the chit
-    assert "sealed.xlsx: Purchases 18AM British!B2:" in err
+    assert "sealed.xlsx: Purchases 18AM British!B4:" in err
 
 
 def test_once_the_cg_has_ended_an_export_holds_no_decision(capsys, abtf, tmp_path):

@@ -82,12 +82,13 @@ def test_an_export_has_no_hidden_sheet_defined_name_comment_or_document_property
     export(capsys, book, "Russian", tmp_path / "r.xlsx")
     found = parts(tmp_path / "r.xlsx")
     workbook = found["xl/workbook.xml"].decode()
-    # the only names are each sheet's print titles: its own header row (the page setup of every sheet)
+    # the only names are each sheet's print titles: its header row, or a form's three top rows
     names = re.findall(r'<definedName name="([^"]+)" localSheetId="(\d+)">([^<]*)</definedName>', workbook)
     sheets = re.findall(r'<sheet name="([^"]+)"', workbook)
     assert len(names) == len(re.findall("<definedName ", workbook)) == len(sheets)
     for name, index, value in names:
-        assert name == "_xlnm.Print_Titles" and value.replace("'", "") == f"{sheets[int(index)]}!$1:$1"
+        assert name == "_xlnm.Print_Titles"
+        assert value.replace("'", "") in (f"{sheets[int(index)]}!$1:$1", f"{sheets[int(index)]}!$1:$3")
     assert "hidden" not in workbook.lower()
     assert not [n for n in found if "comment" in n.lower() or "vml" in n.lower() or "custom" in n.lower()]
     core = found["docProps/core.xml"].decode()
@@ -103,10 +104,12 @@ def test_the_spending_export_shows_its_cpp_and_fpp_left_and_offers_dropdowns(cap
     sheet = parts(tmp_path / "g.xlsx")["xl/worksheets/sheet2.xml"].decode()
     assert "orders sheet 'Spend Dec 24 German'" in msg
     # German: 7 CPP left from Dec 23, +10 rolled for Dec 24 (d10 3, DRM 0: 2.1.1.1); 2 FPP left from Dec 23
-    assert orders[0][:4] == ["Order", "Subject", "Value", "Detail"] and "CPP left: 17" in orders[0] and "FPP left: 2" in orders[0]
+    assert orders[0][0].startswith("German: your spending for Dec 24 (2.1.1).")
+    assert orders[1][4:] == ["CPP left and FPP left (of 17 CPP, 2 FPP; red: overspent):", 17, 2]  # live totals
+    assert orders[2] == ["Order", "Subject", "Value", "Detail", "Offered", "CPP", "FPP"]
     assert info["CPP left"] == 17 and info["FPP left"] == 2 and info["Orders sheet"] == "Spend Dec 24 German"
-    assert '"Repair,Combine,Purchase,Extra CPP,Preregistered points,Removal,Fortification"' in sheet
-    assert "<formula1>Choices!$A$2:$A$" in sheet
+    assert '"Combine,Extra CPP,Preregistered points,Removal"' in sheet  # the free rows' other orders
+    assert "<f>17-SUM(F4:F" in sheet and "<f>2-SUM(G4:G" in sheet
 
 
 def test_the_choices_name_enemy_wrecks_behind_the_sides_lines_only_by_alias(capsys, campaign, tmp_path):
@@ -123,7 +126,8 @@ def test_the_posture_export_waits_for_the_orders_of_the_date(capsys, campaign, t
     msg = export(capsys, book, "German", tmp_path / "g.xlsx")
     orders = rows_of(tmp_path / "g.xlsx", "Orders Dec 24 German")
     assert "orders sheet 'Orders Dec 24 German'" in msg
-    assert orders[1][:1] == ["Posture"] and "CPP left: 7" in orders[0]
+    assert orders[2][:4] == ["Order", "Subject", "Value", "Detail"] and orders[3][:1] == ["Posture"]
+    assert "your posture (Attack or Defend) on the Posture row (2.1)" in orders[0][0]
 
 
 def test_each_side_sees_its_own_cpp_roll_and_not_the_enemys(capsys, campaign, tmp_path):

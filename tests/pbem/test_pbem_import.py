@@ -3,6 +3,7 @@ import pytest
 
 from automation.pbem.export import alias
 from automation.samples import SAMPLE_KEY
+from automation.workbook import bf_sheets as K
 from tests.pbem.helpers import fill, rows_of, run
 
 
@@ -40,8 +41,8 @@ def test_returned_spending_is_appended_as_the_sides_dated_sheet_with_enemy_alias
     assert code == 0, err
     assert "imported Spend Dec 24 German" in out and "3 order(s)" in out
     assert rows_of(book, "Spend Dec 24 German") == [
-        ["Order", "Subject", "Value", "Detail"], ["Repair", "G-Pz-2", 1, "spend the one CPP allowed"],
-        ["Removal", "R-T34-2", "", ""], ["Removal", "Wire north of the kolkhoz", "", "near MLR"]]
+        ["Order", "Subject", "Value", "Detail", "Offered"], ["Repair", "G-Pz-2", 1, "spend the one CPP allowed", ""],
+        ["Removal", "R-T34-2", "", "", ""], ["Removal", "Wire north of the kolkhoz", "", "near MLR", ""]]
 
 
 def test_importing_the_same_orders_twice_is_refused(capsys, campaign, tmp_path):
@@ -55,7 +56,7 @@ def test_importing_the_same_orders_twice_is_refused(capsys, campaign, tmp_path):
 def test_an_empty_orders_sheet_means_no_spending(capsys, campaign, tmp_path):
     book = campaign("spend_dec24")
     code, out, _ = run(capsys, "import", book, exported(capsys, book, "Russian", tmp_path))
-    assert code == 0 and "0 order(s)" in out and rows_of(book, "Spend Dec 24 Russian") == [["Order", "Subject", "Value", "Detail"]]
+    assert code == 0 and "0 order(s)" in out and rows_of(book, "Spend Dec 24 Russian") == [K.SPEND.header]
 
 
 def test_orders_claimed_for_the_other_side_are_refused(capsys, campaign, tmp_path):
@@ -98,12 +99,12 @@ def test_orders_for_a_decision_the_campaign_is_not_waiting_for_are_refused(capsy
 
 
 @pytest.mark.parametrize("orders, cells, words", [
-    ([["Purchase", "A1", 1, None], ["Purchase", "I1", 1, None]], ("A2", "A3"), ("20 CPP", "17")),
-    ([["Purchase", "Q9", 1, None]], ("B2",), ("'Q9' is not on the RG chart of German", "I1, A1, E1, O3, F1, P1")),
-    ([["Purchase", "I1", 3, None]], ("C2",), ("3 x I1 exceeds the campaign total of 3", "at most 2 more")),
-    ([["Purchase", "E1", 2, None]], ("C2",), ("2 x E1 exceeds the campaign total", "1")),
-    ([["Repair", "G-Pz-77", 1, None]], ("B2",), ("G-Pz-77",)),
-    ([["Posture", None, "Attack", None]], ("A2",), ("Posture belongs on the Orders sheet",)),
+    ([["Purchase", "A1", 1, None], ["Purchase", "I1", 1, None]], ("A4", "A5"), ("20 CPP", "17")),
+    ([["Purchase", "Q9", 1, None]], ("B4",), ("'Q9' is not on the RG chart of German", "I1, A1, E1, O3, F1, P1")),
+    ([["Purchase", "I1", 3, None]], ("C4",), ("3 x I1 exceeds the campaign total of 3", "at most 2 more")),
+    ([["Purchase", "E1", 2, None]], ("C4",), ("2 x E1 exceeds the campaign total", "1")),
+    ([["Repair", "G-Pz-77", 1, None]], ("B4",), ("G-Pz-77",)),
+    ([["Posture", None, "Attack", None]], ("A4",), ("Posture belongs on the Orders sheet",)),
 ])
 def test_invalid_spending_is_refused_naming_the_returned_files_sheet_and_cell(capsys, campaign, tmp_path, orders, cells, words):
     book = campaign("spend_dec24")
@@ -119,14 +120,14 @@ def test_a_posture_that_is_neither_attack_nor_defend_is_refused(capsys, campaign
     book = campaign("orders_dec24")
     back = fill(exported(capsys, book, "German", tmp_path), tmp_path / "back.xlsx", [["Posture", None, "Charge", None]])
     err = refused(capsys, book, back)
-    assert "back.xlsx: Orders Dec 24 German!C2: Posture: 'Charge' is not allowed; valid: Attack, Defend" in err
+    assert "back.xlsx: Orders Dec 24 German!C4: Posture: 'Charge' is not allowed; valid: Attack, Defend" in err
 
 
 def test_orders_without_the_posture_the_refit_waits_for_are_refused(capsys, campaign, tmp_path):
     book = campaign("orders_dec24")
     back = fill(exported(capsys, book, "German", tmp_path), tmp_path / "back.xlsx", [])
     err = refused(capsys, book, back)
-    assert "Orders Dec 24 German!A2: still missing: posture (Attack or Defend)" in err
+    assert "Orders Dec 24 German!A4: still missing: posture (Attack or Defend)" in err
 
 
 def test_an_escape_for_a_stand_that_is_not_trapped_is_refused(capsys, campaign, tmp_path):
@@ -134,7 +135,7 @@ def test_an_escape_for_a_stand_that_is_not_trapped_is_refused(capsys, campaign, 
     back = fill(exported(capsys, book, "Russian", tmp_path), tmp_path / "back.xlsx",
                 [["Posture", None, "Attack", None], ["Escape", "R-1RR-8", "Yes", None]])
     err = refused(capsys, book, back)
-    assert "Orders Dec 24 Russian!B3: Escape: R-1RR-8 is not an isolated or cut-off stand" in err
+    assert "Orders Dec 24 Russian!B5: Escape: R-1RR-8 is not an isolated or cut-off stand" in err
 
 
 def test_text_players_type_that_starts_with_a_formula_sign_stays_text(capsys, campaign, tmp_path):

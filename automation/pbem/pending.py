@@ -1,0 +1,116 @@
+"""Every decision a stopped refit waits for, one per person and sheet.
+
+The refit itself stops at the first sheet it misses (``Spend Dec 23 German``).
+Whether the other side must decide too is the refit's own answer, asked again
+in memory with a neutral stand-in laid over the first sheet (the views'
+:func:`automation.pbem.views.stand_in`); while the refit waits for the umpire,
+each side's orders that may already be filled are listed as well. A sheet
+whose name is close to one waited for ("Results 11 Jul" for "Results Jul 11")
+is pointed out.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from automation.campaign.model import UMPIRE, Waiting
+from automation.engine.dice import CampaignKey
+from automation.errors import MusterrollError
+
+MAX_SIDES = 4  # a refit never waits on more sheets of one kind than the campaign has sides
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One person's decision: ``who`` fills ``sheet`` with ``what``."""
+
+    who: str
+    sheet: str
+    what: str
+    near: str = ""  # a sheet of the workbook whose name is close to ``sheet``
+
+    @classmethod
+    def of(cls, waiting: Waiting, names: Sequence[str], what: str = "") -> Pending:
+        return cls(waiting.who, waiting.sheet, what or waiting.what, near_name(waiting.sheet, names))
+
+    def line(self) -> str:
+        who = "the umpire" if self.who == UMPIRE else self.who
+        hint = (f" (did you mean {self.near!r}? rename it {self.sheet!r})" if self.near else "")
+        return f"waiting for {self.sheet} ({who} fills it): {self.what}{hint}"
+
+
+def _words(name: str) -> list[str]:
+    return sorted(re.split(r"\s+", name.strip().lower()))
+
+
+def near_name(wanted: str, names: Sequence[str]) -> str:
+    """A sheet named like ``wanted`` but not exactly: other case or spacing,
+    words in another order, or a slip of a letter or two."""
+    if wanted in names:
+        return ""
+    for n in names:
+        if _words(n) == _words(wanted):
+            return n
+    close = difflib.get_close_matches(wanted, list(names), n=1, cutoff=0.85)
+    return close[0] if close else ""
+
+
+def candidates(book: Any) -> list[str]:
+    """The sheets that may be a misnamed decision sheet: not a dated sheet of
+    the campaign's own dates (``Purchases 17N British`` is no slip for
+    ``Purchases 18AM British``)."""
+    from automation.pbem.export import campaign_dates
+    from automation.pbem.reports import kind_of, name_parts
+
+    dates = campaign_dates(book)
+    out = []
+    for name in book.sheet_names:
+        kind = kind_of(name)
+        if kind is not None and kind.dated and name_parts(kind, name).get("date") in dates:
+            continue
+        out.append(name)
+    return out
+
+
+def pending(book: Any, key: CampaignKey, waiting: Waiting | None) -> list[Pending]:
+    """Every decision the refit of ``book`` waits for (the first is ``waiting``)."""
+    from automation.pbem import planning, views
+    from automation.pbem.reports import kind_of
+
+    if waiting is None:
+        return []
+    names = candidates(book)
+    try:
+        planned = planning.plan(book, key)
+        view = views.view_for(str(planned.settings.get("Rule system") or ""), book)
+    except MusterrollError:
+        return [Pending.of(waiting, names)]
+
+    def what(w: Waiting) -> str:
+        return view.sheet_what(planned, w) if w.who != UMPIRE and hasattr(view, "sheet_what") else w.what
+
+    out = [Pending.of(waiting, names, what(waiting))]
+    if waiting.who != UMPIRE:
+        kind = kind_of(waiting.sheet)
+        extra: dict[str, Any] = {}
+        current = waiting
+        for _ in range(MAX_SIDES):
+            extra[current.sheet] = views.stand_in(view, current.sheet, planned)
+            try:
+                following = planning.plan(planning.Overlay(book, extra), key).waiting
+            except MusterrollError:
+                break
+            if following is None or following.sheet in extra or kind_of(following.sheet) != kind:
+                break
+            out.append(Pending.of(following, names, what(following)))
+            current = following
+        return out
+    for side in planned.sides:
+        decision = view.decision(book, planned, waiting, side)
+        if decision.sheet and all(p.sheet != decision.sheet for p in out):
+            what = f"{decision.what} (may be filled now; checked once {waiting.sheet} is in)"
+            out.append(Pending(side, decision.sheet, what, near_name(decision.sheet, names)))
+    return out

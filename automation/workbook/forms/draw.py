@@ -1,0 +1,135 @@
+"""Drawing a :class:`~automation.workbook.forms.model.Form` on an XlsxWriter
+worksheet: the plain line at the top, the live totals, the header, one row per
+decision with its dropdowns and validated cells, free rows, and the page set
+up to print one page wide with the top rows repeated.
+
+Every formula is built here from cell positions and the campaign's own
+numbers; nothing a person typed ever becomes part of one.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
+
+from automation.workbook.forms.model import HEADER_ROW, TITLE_ROW, TOTALS_ROW, Choice, Form, Rule, Whole
+
+INPUT_FILL = "#FFF2CC"  # the cells a person fills
+OVERSPENT_FILL = "#F4B6B6"
+MAX_LIST = 255  # Excel's limit on a dropdown's written list
+LINE_HEIGHT = 15  # points per line of wrapped text
+CHARS_PER_WIDTH = 0.95  # italic characters per unit of column width, with a margin
+
+
+def _formats(book: Any) -> dict[str, Any]:
+    return {
+        "title": book.add_format({"bold": True, "font_size": 12, "text_wrap": True, "valign": "top"}),
+        "label": book.add_format({"bold": True, "align": "right"}),
+        "total": book.add_format({"bold": True, "border": 1, "num_format": "0"}),
+        "note": book.add_format({"italic": True, "font_color": "#595959"}),
+        "head": book.add_format({"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True}),
+        "given": book.add_format({"border": 1, "text_wrap": True, "valign": "top"}),
+        "input": book.add_format({"border": 1, "bg_color": INPUT_FILL, "valign": "top"}),
+        "offered": book.add_format({"border": 1, "italic": True, "font_color": "#404040", "text_wrap": True,
+                                    "valign": "top"}),
+        "cost": book.add_format({"border": 1, "num_format": "0", "font_color": "#404040", "valign": "top"}),
+        "overspent": book.add_format({"bg_color": OVERSPENT_FILL, "font_color": "#9C0006", "bold": True}),
+    }
+
+
+def _validation(rule: Rule) -> dict[str, Any]:
+    if isinstance(rule, Choice):
+        source: Any = list(rule.values)
+        if len(",".join(rule.values)) > MAX_LIST:
+            raise ValueError(f"a dropdown of {len(rule.values)} values is longer than Excel allows")
+        options = {"validate": "list", "source": source, "ignore_blank": True,
+                   "error_title": "Not a choice", "error_message": ("One of: " + ", ".join(rule.values))[:255]}
+    else:
+        assert isinstance(rule, Whole)
+        options = {"validate": "integer", "criteria": "between", "minimum": rule.low, "maximum": rule.high,
+                   "ignore_blank": True, "error_title": "Not allowed",
+                   "error_message": f"A whole number from {rule.low} to {rule.high}"}
+    if rule.prompt:
+        options["input_message"] = rule.prompt[:255]
+    return options
+
+
+def draw(book: Any, ws: Any, form: Form) -> None:
+    """Draw ``form`` on the empty worksheet ``ws`` of the XlsxWriter ``book``
+    (rows are written top to bottom, as XlsxWriter's constant-memory mode needs)."""
+    f = _formats(book)
+    columns = form.columns
+    costs = form.cost_columns
+    width = len(columns) + len(costs)
+    value_col = columns.index(form.value_column)
+    first, last = HEADER_ROW + 1, form.last_row
+    for c, column in enumerate(columns):
+        ws.set_column(c, c, form.widths.get(column, form.kind.columns[c].width))
+    for i in range(len(costs)):
+        ws.set_column(len(columns) + i, len(columns) + i, 8)
+    # row 1: what to do
+    ws.set_row(TITLE_ROW, 48)
+    ws.merge_range(TITLE_ROW, 0, TITLE_ROW, width - 1, form.title, f["title"])
+    # row 2: the live totals, above each account's cost column, with a label before them
+    cells = []
+    if form.accounts:
+        have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)
+        names = " and ".join(f"{a.name} left" for a in form.accounts)
+        ws.write_string(TOTALS_ROW, len(columns) - 1, f"{names} (of {have}; red: overspent):", f["label"])
+    for i, account in enumerate(form.accounts):
+        cost_col = xl_col_to_name(len(columns) + i)
+        left = f"={account.available}-SUM({cost_col}{first + 1}:{cost_col}{last + 1})"
+        ws.write_formula(TOTALS_ROW, len(columns) + i, left, f["total"], account.available)
+        cells.append(xl_rowcol_to_cell(TOTALS_ROW, len(columns) + i))
+    for cell in cells:
+        ws.conditional_format(cell, {"type": "cell", "criteria": "<", "value": 0, "format": f["overspent"]})
+    # row 3: the header
+    for c, name in enumerate(columns + costs):
+        ws.write_string(HEADER_ROW, c, name, f["head"])
+    # the decisions offered, then the free rows
+    value_letter = xl_col_to_name(value_col)
+    offered_width = form.widths.get("Offered", form.kind.column("Offered").width if "Offered" in columns else 0)
+    for n, row in enumerate(form.rows):
+        r = first + n
+        text = str(row.values.get("Offered") or "")
+        if offered_width and len(text) > offered_width:  # wrapped text: room for every line (no autofit on open)
+            ws.set_row(r, LINE_HEIGHT * math.ceil(len(text) / (offered_width * CHARS_PER_WIDTH)))
+        for c, column in enumerate(columns):
+            v = row.values.get(column)
+            style = f["input"] if column in row.rules or column == form.value_column else (
+                f["offered"] if column == "Offered" else f["given"])
+            if v is None or v == "":
+                ws.write_blank(r, c, None, style)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                ws.write_number(r, c, v, style)
+            else:
+                ws.write_string(r, c, str(v), style)
+        for i, account in enumerate(form.accounts):
+            per = [cost for cost in row.costs if cost.account == account.name]
+            cell = f"{value_letter}{r + 1}"
+            if not per:
+                ws.write_blank(r, len(columns) + i, None, f["cost"])
+                continue
+            cost = per[0]
+            formula = (f'=IF({cell}="Yes",{cost.per},0)' if cost.yes
+                       else f"=IF(ISNUMBER({cell}),{cell}*{cost.per},0)")
+            ws.write_formula(r, len(columns) + i, formula, f["cost"], 0)
+        for column, rule in row.rules.items():
+            c = columns.index(column)
+            ws.data_validation(r, c, r, c, _validation(rule))
+    for r in range(first + len(form.rows), last + 1):
+        for c, column in enumerate(columns):
+            ws.write_blank(r, c, None, f["input"] if column != "Offered" else f["given"])
+        for i in range(len(costs)):
+            ws.write_blank(r, len(columns) + i, None, f["cost"])
+    if form.free_rows:
+        for column, rule in form.free_rules.items():
+            c = columns.index(column)
+            ws.data_validation(first + len(form.rows), c, last, c, _validation(rule))
+    ws.freeze_panes(HEADER_ROW + 1, 0)
+    ws.repeat_rows(TITLE_ROW, HEADER_ROW)
+    ws.fit_to_pages(1, 0)
+    ws.set_landscape()
+    ws.set_paper(9)  # A4
+    ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.5)
