@@ -22,7 +22,7 @@ def test_a_missing_required_column_is_still_refused():
         + ", ".join(K.SPEND.header)]
 
 
-@pytest.mark.parametrize("column, renamed, cell", [("Subject", "Subjcet", "B1"), ("Value", "value", "C1"),
+@pytest.mark.parametrize("column, renamed, cell", [("Subject", "Subjcet", "B1"), ("Value", "Valeu", "C1"),
                                                    ("Order", "Ordre", "A1")])
 def test_a_renamed_header_gets_did_you_mean_at_its_own_cell(column, renamed, cell):
     header = [renamed if h == column else h for h in K.SPEND.header]
