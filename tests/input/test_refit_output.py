@@ -27,7 +27,10 @@ def test_the_refit_prints_every_roll_and_the_wait(tmp_path: Path, capsys: pytest
             in lines)
     assert "    CPP replenishment, Russian: d10 [8], no modifiers -> 8: +14 CPP" in lines
     assert "German German" not in out and "Russian Russian" not in out
-    assert lines[-1].startswith("  waiting for Spend Dec 23 German: ") and lines[-1].endswith("(to be decided by German)")
+    waiting = [line for line in lines if line.startswith("  waiting for ")]
+    assert [w.split(":")[0] for w in waiting] == ["  waiting for Spend Dec 23 German (German fills it)",
+                                                  "  waiting for Spend Dec 23 Russian (Russian fills it)"]
+    assert lines[-2:] == waiting
 
 
 def test_quiet_and_json_keep_their_forms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
