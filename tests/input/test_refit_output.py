@@ -41,7 +41,10 @@ def test_quiet_and_json_keep_their_forms(tmp_path: Path, capsys: pytest.CaptureF
     json_book = copy_sample(tmp_path / "json")
     code, out = run(capsys, "refit", json_book, "--json")
     data = json.loads(out)
-    assert set(data) == {"workbook", "system", "date", "written", "completed_steps", "waiting", "steps"}
+    # the fields of before keep their shape; "pending" (who fills which sheet) is the one added
+    assert set(data) == {"workbook", "system", "date", "written", "completed_steps", "waiting", "steps", "pending"}
+    assert [(p["sheet"], p["who"]) for p in data["pending"]] == [("Spend Dec 23 German", "German"),
+                                                                   ("Spend Dec 23 Russian", "Russian")]
     assert [s["roll"]["dice"] for s in data["steps"] if s["roll"]] == [[6], [8]]
     with pytest.raises(SystemExit):
         main(["refit", str(json_book), "--json", "--quiet"])
