@@ -25,6 +25,7 @@ what a player types that starts with = + - @ never becomes a formula.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,23 +70,28 @@ def _clean(value: Any) -> Any:
     return None if value == "" else value
 
 
+def text_cells(raw: list[list[Any]], h: Header, columns: tuple[str, ...]) -> Iterator[tuple[list[Any], int, str]]:
+    """(row, position, column) of every text cell of ``columns`` below the header."""
+    for column in columns:
+        i = h.positions.get(column)
+        if i is None:
+            continue
+        for r in raw[1:]:
+            if i < len(r) and isinstance(r[i], str):
+                yield r, i, column
+
+
 def unalias(raw: list[list[Any]], h: Header, names: dict[str, str], columns: tuple[str, ...] = ("Subject",)) -> None:
     """Enemy aliases a player named turned back into the names: a whole cell of
     ``columns`` (the view's ``alias_columns``; Subject by default), or one item
     of a comma-separated Units cell."""
     if not names:
         return
-    for column in columns:
-        i = h.positions.get(column)
-        if i is None:
-            continue
-        for r in raw[1:]:
-            if i >= len(r) or not isinstance(r[i], str):
-                continue
-            if r[i].strip() in names:
-                r[i] = names[r[i].strip()]
-            elif column == "Units" and any(p.strip() in names for p in r[i].split(",")):
-                r[i] = ", ".join(names.get(p.strip(), p.strip()) for p in r[i].split(","))
+    for r, i, column in text_cells(raw, h, columns):
+        if r[i].strip() in names:
+            r[i] = names[r[i].strip()]
+        elif column == "Units" and any(p.strip() in names for p in r[i].split(",")):
+            r[i] = ", ".join(names.get(p.strip(), p.strip()) for p in r[i].split(","))
 
 
 MASK = "unknown-{n}"
@@ -125,17 +131,11 @@ class Masked:
     def rows(self, raw: list[list[Any]], h: Header, columns: tuple[str, ...]) -> None:
         if not self.secret:
             return
-        for column in columns:
-            i = h.positions.get(column)
-            if i is None:
-                continue
-            for r in raw[1:]:
-                if i >= len(r) or not isinstance(r[i], str):
-                    continue
-                if column == "Units" and "," in r[i]:
-                    r[i] = ", ".join(self._mask(part.strip()) for part in r[i].split(","))
-                else:
-                    r[i] = self._mask(r[i])
+        for r, i, column in text_cells(raw, h, columns):
+            if column == "Units" and "," in r[i]:
+                r[i] = ", ".join(self._mask(part.strip()) for part in r[i].split(","))
+            else:
+                r[i] = self._mask(r[i])
 
     def unmask(self, text: str) -> str:
         for stand_in, typed in self.typed.items():
