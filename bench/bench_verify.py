@@ -13,7 +13,6 @@ of the whole campaign. Prints both and their ratio.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_workbook import FIRST_DAY, KEY, SIDES, _sheet, date_labels, roster_rows  # noqa: E402
+from bench_workbook import KEY, SIDES, _sheet, base_data, date_labels, roster_rows  # noqa: E402
 
 from automation.workbook import bf_sheets as K  # noqa: E402
 from automation.workbook.package import append_sheets  # noqa: E402
@@ -40,17 +39,7 @@ def base(path: Path, stands: int, dates: int) -> list[list[Any]]:
     system = load_rulebook().system("bf-campaign")
     labels = date_labels(dates + 1)
     roster = roster_rows(stands)
-    data: dict[str, list[list[Any]]] = {
-        "sides": [[s, s, 10, 2, "No", "Attack" if s == "German" else "Defend"] for s in SIDES],
-        K.DATES.id: [[lab, (FIRST_DAY + dt.timedelta(days=i)).isoformat(), "Full day", None] for i, lab in enumerate(labels)],
-        K.HISTORICAL_DRM.id: [[lab, s, 0, "2.1.1.1"] for lab in labels for s in SIDES],
-        K.RG_CHART.id: [[s, "I1", "Rifle company", "ME", "I", "Rifle company", "Command x1; Rifle x8; HMG x1", "Trained",
-                         5, 2, None, None, None] for s in SIDES]
-        + [[s, "A1", "Tank company", "ME", "A", "Tank company", "Medium tank x10 [AFV]", "Trained", 10, 2, None, None, None]
-           for s in SIDES],
-        K.FP_CHART.id: [["Both", "Minefield section", 2, None]],
-        K.ROSTER.id: roster,
-    }
+    data = base_data(labels, roster)
     sheets = [SheetContent(s.kind, s.name, data.get(s.kind.id, s.rows))
               for s in system_sheets(system, f"Verify benchmark, {stands} stands", KEY.commitment)]
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -192,6 +192,22 @@ def sealed_date(path: Path, groups: list[list[NewSheet]]) -> list[NewSheet]:
     return out + seal(book, stage2, key=KEY)
 
 
+def base_data(labels: list[str], roster: list[list[Any]]) -> dict[str, list[list[Any]]]:
+    """The rows of the synthetic campaign's umpire sheets, by sheet kind: sides,
+    dates, historical DRM, RG and FP charts, and the starting roster."""
+    return {
+        "sides": [[s, s, 10, 2, "No", "Attack" if s == "German" else "Defend"] for s in SIDES],
+        K.DATES.id: [[lab, (FIRST_DAY + dt.timedelta(days=i)).isoformat(), "Full day", None] for i, lab in enumerate(labels)],
+        K.HISTORICAL_DRM.id: [[lab, s, 0, "2.1.1.1"] for lab in labels for s in SIDES],
+        K.RG_CHART.id: [[s, "I1", "Rifle company", "ME", "I", "Rifle company", "Command x1; Rifle x8; HMG x1", "Trained",
+                         5, 2, None, None, None] for s in SIDES]
+        + [[s, "A1", "Tank company", "ME", "A", "Tank company", "Medium tank x10 [AFV]", "Trained", 10, 2, None, None, None]
+           for s in SIDES],
+        K.FP_CHART.id: [["Both", "Minefield section", 2, None]],
+        K.ROSTER.id: roster,
+    }
+
+
 def build_campaign(path: Path, stands: int, done: int, growth: float = 0.0, spend: bool = True,
                    snapshots: Any = ()) -> Path:
     """A campaign workbook with ``done`` dates refitted and the next date's results,
@@ -213,17 +229,7 @@ def build_campaign(path: Path, stands: int, done: int, growth: float = 0.0, spen
 
     def roster_at(index: int) -> list[list[Any]]:
         return roster_rows(stands + 2 * int(growth * index / 2)) if growth else roster
-    data: dict[str, list[list[Any]]] = {
-        "sides": [[s, s, 10, 2, "No", "Attack" if s == "German" else "Defend"] for s in SIDES],
-        K.DATES.id: [[lab, (FIRST_DAY + dt.timedelta(days=i)).isoformat(), "Full day", None] for i, lab in enumerate(labels)],
-        K.HISTORICAL_DRM.id: [[lab, s, 0, "2.1.1.1"] for lab in labels for s in SIDES],
-        K.RG_CHART.id: [[s, "I1", "Rifle company", "ME", "I", "Rifle company", "Command x1; Rifle x8; HMG x1", "Trained",
-                         5, 2, None, None, None] for s in SIDES]
-        + [[s, "A1", "Tank company", "ME", "A", "Tank company", "Medium tank x10 [AFV]", "Trained", 10, 2, None, None, None]
-           for s in SIDES],
-        K.FP_CHART.id: [["Both", "Minefield section", 2, None]],
-        K.ROSTER.id: roster,
-    }
+    data = base_data(labels, roster)
     sheets = [SheetContent(s.kind, s.name, data.get(s.kind.id, s.rows))
               for s in system_sheets(system, f"Benchmark, {stands} stands, {done} dates", KEY.commitment)]
     path.parent.mkdir(parents=True, exist_ok=True)
