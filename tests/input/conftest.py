@@ -2,49 +2,26 @@
 the bundled samples edited the way a spreadsheet program leaves them."""
 from __future__ import annotations
 
-import shutil
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pytest
 
-from automation.cli import main
 from automation.samples import SAMPLE
-from tests.workbook.workbook_helpers import Run
+from tests.workbook.workbook_helpers import Run, cli_runner, copy_of, edit  # noqa: F401 (copy_of: for the tests)
 
 ABTF_SAMPLE = SAMPLE.parent / "a_bridge_too_far.xlsx"
 
 
 @pytest.fixture
 def musterroll(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
-    def run(*argv: object) -> Run:
-        capsys.readouterr()
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return Run(code, out, err)
-
-    return run
-
-
-def copy_of(sample: Path, folder: Path, name: str = "campaign.xlsx") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    book = folder / name
-    shutil.copyfile(sample, book)
-    shutil.copyfile(sample.with_suffix(".key"), book.with_suffix(".key"))
-    return book
+    return cli_runner(capsys)
 
 
 def typed(book: Path, change: Callable[[Any], None]) -> Path:
     """Edit ``book`` as Excel leaves it (openpyxl writing real dates, numbers, booleans)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        wb = openpyxl.load_workbook(book)
-        change(wb)
-        wb.save(book)
-    return book
+    return edit(book, change)
 
 
 def problems(run: Run) -> list[str]:

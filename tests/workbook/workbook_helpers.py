@@ -21,13 +21,31 @@ class Run:
     err: str
 
 
-def copy_sample(folder: Path, name: str = "campaign.xlsx") -> Path:
-    """A copy of the Advance to Rostov sample with its key beside it."""
+def cli_runner(capsys: Any) -> Callable[..., Run]:
+    """The command line run in-process: run("refit", path) -> Run(code, out, err)."""
+    from automation.cli import main
+
+    def run(*argv: object) -> Run:
+        capsys.readouterr()
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return Run(code, out, err)
+
+    return run
+
+
+def copy_of(sample: Path, folder: Path, name: str = "campaign.xlsx") -> Path:
+    """A copy of ``sample`` with its key beside it."""
     folder.mkdir(parents=True, exist_ok=True)
     book = folder / name
-    shutil.copyfile(SAMPLE, book)
-    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    shutil.copyfile(sample, book)
+    shutil.copyfile(sample.with_suffix(".key"), book.with_suffix(".key"))
     return book
+
+
+def copy_sample(folder: Path, name: str = "campaign.xlsx") -> Path:
+    """A copy of the Advance to Rostov sample with its key beside it."""
+    return copy_of(SAMPLE, folder, name)
 
 
 def edit(book: Path, change: Callable[[Any], None]) -> Path:
