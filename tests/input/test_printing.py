@@ -18,6 +18,7 @@ import pytest
 from automation.pbem.export import export
 from automation.service import refit
 from automation.workbook.layout import PORTRAIT_CHARS
+from tests.workbook.package_helpers import soffice
 from tests.workbook.workbook_helpers import copy_sample
 
 
@@ -67,13 +68,6 @@ def test_every_sheet_a_refit_appends_is_set_up_for_paper(refitted: Path) -> None
         assert_prints(wb[name])
 
 
-def soffice() -> str:
-    exe = shutil.which("soffice") or shutil.which("libreoffice")
-    if exe:
-        return exe
-    if os.environ.get("CI") == "true":
-        pytest.fail("LibreOffice (soffice) is required when CI=true, and it is not installed")
-    pytest.skip("LibreOffice (soffice) is not installed")
 
 
 def pages(pdf: Path) -> list[tuple[float, float]]:

@@ -98,7 +98,7 @@ def book(tmp_path: Path) -> Path:
 
 
 def soffice() -> str:
-    exe = shutil.which("soffice")
+    exe = shutil.which("soffice") or shutil.which("libreoffice")
     if exe:
         return exe
     if os.environ.get("CI") == "true":

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import shutil
 import subprocess
 import tempfile
@@ -23,17 +22,11 @@ from python_calamine import CalamineWorkbook
 
 from automation.samples import SAMPLE, run_demo
 from automation.workbook.template import TEMPLATES_DIR
+from tests.workbook.package_helpers import soffice
 
 TIMEOUT = 600
 
 
-def soffice() -> str:
-    exe = shutil.which("soffice") or shutil.which("libreoffice")
-    if exe:
-        return exe
-    if os.environ.get("CI") == "true":
-        pytest.fail("LibreOffice (soffice) is required when CI=true, and it is not installed")
-    pytest.skip("LibreOffice (soffice) is not installed")
 
 
 def convert(files: list[Path], target: str, outdir: Path) -> subprocess.CompletedProcess[str]:
