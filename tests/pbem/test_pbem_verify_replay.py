@@ -83,8 +83,9 @@ def test_a_dropped_roll_resealed_with_the_key_is_named(capsys, campaign):
     assert code == 1 and "Refit Dec 24 2!" in err
 
 
-def test_an_edited_table_is_named_without_the_key_and_a_sealed_change_is_listed(capsys, campaign, tmp_path):
-    book = campaign("complete")
+def armor_repair_made_generous(book):
+    """The Tables sheet's armor repair 'No effect' band turned into 'Repaired':
+    (the old value, its row, its column)."""
     wb = openpyxl.load_workbook(book)
     ws = wb["Tables"]
     head = [c.value for c in ws[1]]
@@ -94,6 +95,12 @@ def test_an_edited_table_is_named_without_the_key_and_a_sealed_change_is_listed(
     old = ws.cell(r, col).value
     ws.cell(r, col).value = "Repaired"
     wb.save(book)
+    return old, r, col
+
+
+def test_an_edited_table_is_named_without_the_key_and_a_sealed_change_is_listed(capsys, campaign, tmp_path):
+    book = campaign("complete")
+    old, r, col = armor_repair_made_generous(book)
     book.with_suffix(".key").rename(tmp_path / "away.key")
     code, _, err = verify(capsys, book)
     letter = openpyxl.utils.get_column_letter(col)
@@ -105,15 +112,7 @@ def test_a_table_changed_in_the_open_is_listed_with_its_date_and_both_values(cap
     from tests.pbem.helpers import play_on
 
     book = campaign("complete")
-    wb = openpyxl.load_workbook(book)
-    ws = wb["Tables"]
-    head = [c.value for c in ws[1]]
-    col = head.index("Result") + 1
-    r = next(i for i in range(2, ws.max_row + 1) if ws.cell(i, head.index("Table") + 1).value == "bf.armor_repair"
-             and ws.cell(i, col).value == "No effect")
-    old = ws.cell(r, col).value
-    ws.cell(r, col).value = "Repaired"
-    wb.save(book)
+    old, r, col = armor_repair_made_generous(book)
     play_on(book, ["Dec 25"])
     code, out, _ = verify(capsys, book)
     letter = openpyxl.utils.get_column_letter(col)
