@@ -7,6 +7,7 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
+from automation.engine.tableload import build_system
 from automation.engine.tables import Rulebook, RuleSystem
 from automation.errors import RulesError
 
@@ -29,7 +30,7 @@ def load_system(path: Path) -> RuleSystem:
         raise RulesError(str(path), f"not valid TOML: {exc}") from None
     except OSError as exc:
         raise RulesError(str(path), f"cannot be read: {exc.strerror}") from None
-    return RuleSystem.from_mapping(data, path.name)
+    return build_system(data, path.name)
 
 
 @lru_cache(maxsize=4)

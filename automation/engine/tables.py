@@ -4,8 +4,8 @@ A :class:`Table` is a dice table: bands of final numbers, one result per column,
 and the modifiers the seed prints for it, each with the rule number it comes
 from. A :class:`Chart` is a lookup the seeds print without dice (a CPP base
 chart, an RG chart, an improved-position matrix). Nothing here reads files:
-:meth:`RuleSystem.from_mapping` builds everything from plain data and checks it,
-naming the origin, table and row of anything malformed.
+:func:`automation.engine.tableload.build_system` builds everything from plain
+data and checks it, naming the origin, table and row of anything malformed.
 """
 from __future__ import annotations
 
@@ -219,12 +219,6 @@ class RuleSystem:
             return self.tables[table_id]
         except KeyError:
             raise KeyError(f"unknown table {table_id!r} in {self.id}") from None
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], origin: str) -> RuleSystem:
-        from automation.engine.tableload import build_system
-
-        return build_system(data, origin)
 
 
 @dataclass(frozen=True)

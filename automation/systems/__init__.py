@@ -43,28 +43,26 @@ class CampaignSystem:
 
 def _bf() -> CampaignSystem:
     from automation.steps.bf import pipeline
-    from automation.workbook import bf_adapter, bf_output, campaign_sheets
+    from automation.workbook import bf_adapter, bf_output, bf_start
 
     return CampaignSystem(
-        "bf-campaign", campaign_sheets.bf_starting_sheets, campaign_sheets.bf_default_lists,
+        "bf-campaign", bf_start.bf_starting_sheets, bf_start.bf_default_lists,
         bf_adapter.load, pipeline.refit, bf_output.sheets_for,
         lambda inputs: inputs.date.label, lambda inputs: inputs.side_names,
     )
 
 
 def _abtf() -> CampaignSystem:
-    from automation.steps.abtf.system import campaign_system as abtf
+    from automation.steps.abtf import pipeline
+    from automation.workbook import abtf_adapter, abtf_output
 
-    return abtf()
+    return CampaignSystem(
+        "asl-abtf", abtf_output.starting_sheets, abtf_adapter.default_lists, abtf_adapter.load, pipeline.refit,
+        abtf_output.sheets_for, lambda inputs: inputs.date.label, lambda inputs: inputs.side_names,
+    )
 
 
-FACTORIES: dict[str, Callable[[], CampaignSystem]] = {"bf-campaign": _bf}
-try:  # the ABtF refit registers itself once automation/steps/abtf/system.py exists
-    import automation.steps.abtf.system  # noqa: F401
-except ImportError:
-    pass
-else:
-    FACTORIES["asl-abtf"] = _abtf
+FACTORIES: dict[str, Callable[[], CampaignSystem]] = {"bf-campaign": _bf, "asl-abtf": _abtf}
 
 
 def campaign_system(system_id: str) -> CampaignSystem | None:

@@ -14,7 +14,7 @@ from automation.render import percent
 from automation.steps.abtf import first_move
 from automation.steps.abtf.state import SIDES, ABtFInputs, ABtFState, RGLine, SideRecord, Unit
 from automation.workbook import abtf_sheets as K
-from automation.workbook.template import SheetContent
+from automation.workbook.content import SheetContent
 
 START = "Start"
 FIRST_MOVE_STAGE = 3  # a report of its own only for a Dual Assault (9.6215)

@@ -11,7 +11,7 @@ docs/workbook_abtf.md for how an umpire uses each one.
 """
 from __future__ import annotations
 
-from automation.workbook.schema import YES_NO, Column, Kind, ListRef, SheetKind, choice
+from automation.workbook.columns import YES_NO, Column, Kind, ListRef, SheetKind, choice
 
 SIDES = ("British", "German")
 QUALITY = ListRef("quality")

@@ -16,7 +16,7 @@ from automation.steps.bf.state import (
 )
 from automation.steps.bf.common import counts_in_size
 from automation.workbook import bf_sheets as K
-from automation.workbook.campaign_sheets import START
+from automation.workbook.columns import START
 from automation.workbook.reader import Problems, SheetRow, Workbook, match_name
 from automation.workbook.schema import SIDES_SHEET
 

@@ -4,7 +4,7 @@ See docs/workbook.md for how an umpire uses each one.
 """
 from __future__ import annotations
 
-from automation.workbook.schema import YES_NO, Column, Kind, ListRef, SheetKind, choice
+from automation.workbook.columns import YES_NO, Column, Kind, ListRef, SheetKind, choice
 
 SIDES = ListRef("sides")
 DISCIPLINE = ListRef("discipline")

@@ -4,10 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from automation.engine.tables import RuleSystem
-from automation.workbook import bf_sheets
-from automation.workbook.template import SheetContent
-
-START = "Start"  # the date label of the umpire's initial roster: "Roster Start"
+from automation.workbook.bf_start import bf_default_lists, bf_starting_sheets  # noqa: F401  (re-exported)
+from automation.workbook.columns import START  # noqa: F401  (re-exported)
+from automation.workbook.content import SheetContent
 
 # Charts of the rules that belong to one bundled scenario, not to every campaign of
 # the system: a new campaign's Charts sheet leaves them out (its sample adds them).
@@ -47,23 +46,3 @@ def starting_sheets(system: RuleSystem) -> list[SheetContent]:
 
     cs = campaign_system(system.id)
     return cs.starting_sheets(system) if cs else []
-
-
-def bf_default_lists(system: RuleSystem) -> dict[str, list[str]]:
-    ladder = sorted(system.charts["bf.discipline_ladder"].rows, key=lambda r: r["Rank"])
-    return {
-        "discipline": [r["Rating"] for r in ladder],
-        "me_class": list(bf_sheets.DEFAULT_LISTS["me_class"]),
-        "stand_kind": list(bf_sheets.DEFAULT_LISTS["stand_kind"]),
-    }
-
-
-def bf_starting_sheets(system: RuleSystem) -> list[SheetContent]:
-    return [
-        SheetContent(bf_sheets.DATES, bf_sheets.DATES.title),
-        SheetContent(bf_sheets.HISTORICAL_DRM, bf_sheets.HISTORICAL_DRM.title),
-        SheetContent(bf_sheets.RG_CHART, bf_sheets.RG_CHART.title),
-        SheetContent(bf_sheets.FP_CHART, bf_sheets.FP_CHART.title),
-        SheetContent(bf_sheets.ROSTER, bf_sheets.ROSTER.name_for(date=START)),
-        SheetContent(bf_sheets.REINFORCEMENTS, bf_sheets.REINFORCEMENTS.title),
-    ]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from automation.engine.tables import RuleSystem
+from automation.workbook.content import SheetContent  # noqa: F401  (re-exported: whole sheets as data)
 from automation.workbook.layout import code_columns, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.workbook.text import write_text
@@ -28,17 +29,6 @@ CAMPAIGN_PLACEHOLDER = "(campaign name: set by musterroll new)"
 COMMITMENT_PLACEHOLDER = "(key commitment: set by musterroll new)"
 VALIDATION_ROWS = 2000
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "xlsx_templates"
-
-
-@dataclass(frozen=True)
-class SheetContent:
-    kind: SheetKind
-    name: str
-    rows: Sequence[Sequence[Any]] = ()
-    header: Sequence[str] | None = None  # default: the kind's columns
-    widths: Sequence[float] | None = None
-    list_sources: Mapping[str, str] = field(default_factory=dict)
-    instructions: str = ""  # what the umpire enters on this sheet: a note on its first header cell
 
 
 def effect_text(effect: Mapping[str, Any]) -> str:

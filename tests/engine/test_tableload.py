@@ -1,6 +1,6 @@
 import pytest
 
-from automation.engine.tables import RuleSystem
+from automation.engine.tableload import build_system
 from automation.errors import RulesError
 from automation.rulebook import load_rulebook, load_system
 
@@ -17,64 +17,64 @@ def table(**over):
 
 
 def test_a_well_formed_table_loads():
-    s = RuleSystem.from_mapping(system(table()), "test.toml")
+    s = build_system(system(table()), "test.toml")
     assert s.table("t.one").bands[0].label == "≥6"
 
 
 def test_a_gap_between_bands_is_named_with_file_table_and_number():
     bad = table(rows=[{"min": 7, "result": "Yes"}, {"max": 5, "result": "No"}])
     with pytest.raises(RulesError, match=r"test.toml: table 't.one': final number 6 falls in no band"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_overlapping_bands_are_refused():
     bad = table(rows=[{"min": 5, "result": "Yes"}, {"max": 5, "result": "No"}])
     with pytest.raises(RulesError, match="more than one band: row 1 .*row 2"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_modifiers_widen_the_range_the_bands_must_cover():
     bad = table(rows=[{"min": 6, "max": 10, "result": "Yes"}, {"min": 1, "max": 5, "result": "No"}],
                 modifiers=[{"id": "m", "name": "M", "source": "1.2", "value": 2, "when": "m"}])
     with pytest.raises(RulesError, match="final number 11 falls in no band"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_a_computed_modifier_needs_open_ended_bands():
     bad = table(rows=[{"min": 6, "max": 10, "result": "Yes"}, {"max": 5, "result": "No"}],
                 modifiers=[{"id": "m", "name": "M", "source": "1.2", "input": "hexes", "per": 2}])
     with pytest.raises(RulesError, match="highest band needs no 'max'"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_a_modifier_without_a_source_is_refused():
     bad = table(modifiers=[{"id": "m", "name": "M", "value": 1}])
     with pytest.raises(RulesError, match="table 't.one' modifier 1 'm': missing 'source'"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_a_table_without_a_source_is_refused():
     t = table()
     del t["source"]
     with pytest.raises(RulesError, match="table 't.one': missing 'source'"):
-        RuleSystem.from_mapping(system(t), "test.toml")
+        build_system(system(t), "test.toml")
 
 
 def test_a_row_missing_a_column_result_is_named():
     bad = table(columns=["A", "B"], rows=[{"min": 6, "results": {"A": "x"}}, {"max": 5, "result": "No"}])
     with pytest.raises(RulesError, match=r"row 1: 'results' must name exactly the columns \['A', 'B'\]; missing \['B'\]"):
-        RuleSystem.from_mapping(system(bad), "test.toml")
+        build_system(system(bad), "test.toml")
 
 
 def test_unknown_dice_lists_the_valid_kinds():
     with pytest.raises(RulesError, match="unknown dice 'd8'; valid: d6, 2d6, d10, d100"):
-        RuleSystem.from_mapping(system(table(dice="d8")), "test.toml")
+        build_system(system(table(dice="d8")), "test.toml")
 
 
 def test_a_table_the_seed_does_not_print_must_say_the_umpire_enters_it():
     with pytest.raises(RulesError, match="umpire_entered"):
-        RuleSystem.from_mapping(system(table(rows=[])), "test.toml")
-    s = RuleSystem.from_mapping(system(table(rows=[], umpire_entered=True)), "test.toml")
+        build_system(system(table(rows=[])), "test.toml")
+    s = build_system(system(table(rows=[], umpire_entered=True)), "test.toml")
     assert s.table("t.one").is_empty
 
 
