@@ -35,6 +35,26 @@ VALUES = ("Attack", "Defend", "Yes", "No")
 ORDERS_WHAT = "posture (Attack or Defend, 2.1) and escape attempts of isolated and cut-off stands (2.1.2.4.3)"
 
 
+FORCES_WHAT = "the MEs, OBA modules and aircraft you deploy in the scenario (2.1.1.7): Yes on each one"
+
+
+def choose_forces(book: Any, planned: Planned, side: str) -> str | None:
+    """``Forces <date> <side>`` when ``side`` must choose its forces for the
+    scenario about to be played (2.1.1.7): it has no such sheet yet and owns
+    more MEs of some RG than that RG's scenario maximum lets deploy."""
+    from automation.workbook.forms.forces import forces_form
+
+    date = planned.inputs.previous
+    if date is None:
+        return None
+    sheet = K.FORCES.name_for(date=date.label, side=side)
+    if book.has(sheet):
+        return None
+    form = forces_form(planned.run.state, planned.inputs, date, side)
+    offered = {a.name: sum(1 for r in form.rows for c in r.costs if c.account == a.name) for a in form.accounts}
+    return sheet if any(offered[a.name] > a.available for a in form.accounts) else None
+
+
 class BattlefrontView:
     system_id = "bf-campaign"
 
@@ -60,11 +80,21 @@ class BattlefrontView:
             ours, already = own_sheet(book, planned, waiting, side, kind)
             return already or Decision(ours, self.sheet_what(planned, waiting))
         if waiting.who == UMPIRE and kind is not None and kind.id == K.RESULTS.id:
+            forces = choose_forces(book, planned, side)
+            if forces is not None:
+                return Decision(forces, FORCES_WHAT, f"the umpire enters {waiting.sheet} after the scenario")
             ours = K.ORDERS.name_for(date=planned.date, side=side)
             if not book.has(ours):
                 return Decision(ours, ORDERS_WHAT,
                                 f"the umpire still enters {waiting.sheet}; the orders are checked against it on import")
         return nothing_to_decide(waiting, side)
+
+    def accepts(self, sheet: str, waiting: Waiting | None) -> bool:
+        """A returned sheet the refit does not wait for but takes now: a side's
+        Forces for the scenario whose results the umpire still enters (2.1.1.7)."""
+        kind, waited = kind_of(sheet), kind_of(waiting.sheet) if waiting is not None else None
+        return kind is not None and waited is not None and kind.id == K.FORCES.id and waited.id == K.RESULTS.id \
+            and name_parts(kind, sheet).get("date") == name_parts(waited, waiting.sheet).get("date")
 
     def sheet_what(self, planned: Planned, waiting: Waiting) -> str:
         """Every decision ``waiting.sheet`` asks for (the refit names only the one it stopped at)."""
@@ -93,9 +123,14 @@ class BattlefrontView:
         for (fp_side, item), (fpp, _) in inputs.fp_chart.items():
             if fp_side in (side, "Both"):
                 rows.append([item, f"fortification: {fpp} FPP"])
-        for s in state.roster.stands:
-            if s.side != side and s.status.value == "Wreck" and s.wreck_lines == "Enemy lines":
+        from automation.steps.bf.common import isolated
+
+        for s in state.roster.stands:  # a wreck in its own side's pocket may not be destroyed (2.1.1.3.1 item 3)
+            if s.side != side and s.status.value == "Wreck" and s.wreck_lines == "Enemy lines" and not isolated(s):
                 rows.append([alias(key, s.id), f"enemy wreck behind your lines: {s.type} (Removal, 2.1.1.5.1)"])
+        for s in state.roster.stands:
+            if s.side != side and s.kind == "Fortification":
+                rows.append([alias(key, s.id), f"enemy fortification: {s.type} (Removal, 2.1.1.5.1)"])
         return rows
 
     def form(self, book: Any, planned: Planned, side: str, sheet: str, key: CampaignKey | None = None) -> Any:
@@ -105,7 +140,13 @@ class BattlefrontView:
         from automation.workbook.forms import bf as forms
         from automation.workbook.tables_io import system_from_workbook
 
+        from automation.workbook.forms import bf_umpire, forces as forces_forms
+
         kind = kind_of(sheet)
+        if kind is not None and kind.id == K.RESULTS.id:
+            return bf_umpire.results_form(planned, system_from_workbook(book, system_of(book, campaign_settings(book))))
+        if kind is not None and kind.id == K.FORCES.id:
+            return forces_forms.forces_form(planned.run.state, planned.inputs, planned.inputs.previous, side)
         if kind is not None and kind.id == K.SPEND.id:
             rules = system_from_workbook(book, system_of(book, campaign_settings(book)))
             name = (lambda stand: alias(key, stand)) if key is not None else str
@@ -176,6 +217,8 @@ class BattlefrontView:
         kind = kind_of(sheet)
         if kind is not None and kind.id == K.ORDERS.id:
             return [K.ORDERS.header, ["Posture", None, "Defend", None]]
+        if kind is not None and kind.id == K.FORCES.id:
+            return [K.FORCES.header]
         return [K.SPEND.header]
 
 

@@ -212,7 +212,8 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     outcome, _ = plan_refit(book, key)
     date = name_parts(kind, sheet, sides)["date"]
     expected = {kind.name_for(date=date, side=s) for s in sides}
-    if outcome.waiting is None or outcome.waiting.sheet not in expected:
+    taken = getattr(view, "accepts", lambda *_: False)(sheet, outcome.waiting)  # a sheet taken while waiting (Forces)
+    if not taken and (outcome.waiting is None or outcome.waiting.sheet not in expected):
         now = f"waits for {outcome.waiting.sheet} ({outcome.waiting.who})" if outcome.waiting else "waits for nothing"
         raise refuse([info_problem("Orders sheet", f"Orders sheet: the campaign {now}, not for {sheet}: these orders "
                                                    "are out of date (export again for the current decision)")])

@@ -160,7 +160,8 @@ def read_forces(book: Workbook, name: str) -> tuple[Deployment, ...] | None:
     """A side's Forces sheet (2.1.1.7); None when it is not there."""
     if not book.has(name):
         return None
-    return tuple(Deployment(str(r["ME"]).strip(), ref(r, "ME")) for r in book.read(K.FORCES, name))
+    return tuple(Deployment(str(r["ME"]).strip(), ref(r, "ME")) for r in book.read(K.FORCES, name)
+                 if r["Deploy"] == "Yes" or not (r["Offered"] or r["Deploy"]))  # a form's offer not taken: not deployed
 
 
 def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
@@ -211,6 +212,11 @@ def read_results(book: Workbook, name: str, roster: Roster, lists: dict[str, lis
     problems = []
     out: dict[str, StandResult] = {}
     for r in book.read(K.RESULTS, name, lists):
+        if r["Outcome"] is None:
+            if not r["Offered"]:  # a form's offered row left blank: the stand took no part
+                problems.append(r.problem("Outcome", "Outcome is empty; one of "
+                                          f"{', '.join(K.OUTCOMES)} is required"))
+            continue
         stand = roster.stand(r["Stand"])
         if stand is None:
             problems.append(r.problem("Stand", f"{r['Stand']!r} is not a stand on the roster"))

@@ -79,13 +79,17 @@ ROSTER = SheetKind(
 )
 RESULTS = SheetKind(
     "bf.results", "Results {date}",
-    (choice("Side", SIDES, width=10), Column("Stand", width=16), choice("Outcome", OUTCOMES, width=12),
+    (choice("Side", SIDES, width=10), Column("Stand", width=16),
+     choice("Outcome", OUTCOMES, required=False, width=12,
+            note="required, except on a form's offered row: left blank there, the stand took no part"),
      choice("Knocked out by", KO_BY, required=False, width=13), choice("Ends in", LINES, required=False, width=11),
      choice("Situation", SITUATIONS, required=False, width=10), choice("In minefield", YES_NO, required=False, width=10),
      choice("Near friendly lines", YES_NO, required=False, width=10),
      Column("Turns isolated", Kind.INT, required=False, width=9), Column("Turns cut off", Kind.INT, required=False, width=9),
      Column("Kills by fire", Kind.INT, required=False, width=8), Column("CC wins", Kind.INT, required=False, width=8),
-     Column("CC losses", Kind.INT, required=False, width=8), Column("Notes", required=False, width=30)),
+     Column("CC losses", Kind.INT, required=False, width=8), Column("Notes", required=False, width=30),
+     Column("Offered", required=False, width=30,
+            note="written by the form: the stand and its ME; the row counts only once its Outcome is chosen")),
     tab="results", dated=True, rule="2.1.2",
     description="What happened to stands in the scenario, entered by the umpire; stands not listed were unharmed, in own lines, normal.",
 )
@@ -108,7 +112,11 @@ SPEND = SheetKind(
 FORCES = SheetKind(
     "bf.forces", "Forces {date} {side}",
     (Column("ME", width=18, note="an ME, OBA module or aircraft flight of this side on the date's roster (dropdown)"),
-     Column("Notes", required=False, width=40)),
+     Column("Notes", required=False, width=40),
+     choice("Deploy", YES_NO, required=False, width=8,
+            note="on a form's offered row: Yes deploys the ME, blank or No does not; a row typed by hand deploys it"),
+     Column("Offered", required=False, width=44,
+            note="written by the form: the ME, its RG and the RG's scenario maximum")),
     tab="orders", dated=True, per_side=True, rule="2.1.1.7",
     description="A side's forces chosen for the date's scenario: one row per ME, OBA module or aircraft flight it "
     "deploys; the RG chart's scenario maximum counts them with its groups still isolated on the map.",

@@ -57,7 +57,7 @@ def test_the_forces_form_offers_only_the_sides_own_mes_as_a_dropdown(book: Path)
     lists = wb.read_lists()
     lists["sides"] = ["German", "Russian"]
     form = forces_form(bf_adapter.read_roster(wb, "Roster Dec 23", lists), "Dec 23", "German")
-    assert form.name == "Forces Dec 23 German" and form.rows == [["ME", "Notes"]]
+    assert form.name == "Forces Dec 23 German" and form.rows == [K.FORCES.header]
     (dropdown,) = form.validations
     assert dropdown.allowed == ("2/57 Pio", "4/114 PzG", "I/76 AR", "I1-2", "I1-3", "II/11 Pz")
     append_sheets(book, [form], batch="blank form")
