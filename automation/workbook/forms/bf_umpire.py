@@ -110,4 +110,4 @@ def results_form(planned: Any, rules: Any) -> Form:
              "situation, kills by fire and close combats (2.1.1.3.1). A stand whose Outcome is left blank took no "
              f"part.{given}")
     return Form(K.RESULTS.name_for(date=date), K.RESULTS, title, tuple(rows), value_column="Outcome",
-                widths={"Notes": 14})
+                widths={"Notes": 12, "Near friendly lines": 14, "Offered": 38})

@@ -76,7 +76,8 @@ def draw(book: Any, ws: Any, form: Form) -> None:
     if form.accounts:
         have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)
         names = " and ".join(f"{a.name} left" for a in form.accounts)
-        ws.write_string(TOTALS_ROW, len(columns) - 1, f"{names} (of {have}; red: overspent):", f["label"])
+        label = form.totals_label or f"{names} (of {have}; red: overspent):"
+        ws.write_string(TOTALS_ROW, len(columns) - 1, label, f["label"])
     for i, account in enumerate(form.accounts):
         cost_col = xl_col_to_name(len(columns) + i)
         left = f"={account.available}-SUM({cost_col}{first + 1}:{cost_col}{last + 1})"

@@ -62,4 +62,5 @@ def forces_form(state: Any, inputs: Any, date: Any, side: str) -> Form:
              "scenario maximum, less its groups still isolated on the map); red: too many.")
     return Form(K.FORCES.name_for(date=date.label, side=side), K.FORCES, title, tuple(rows),
                 tuple(Account(rg_id, room) for rg_id, room in limits.items()), FREE_ROWS,
-                widths={"Notes": 14}, value_column="Deploy")
+                widths={"Notes": 14}, value_column="Deploy",
+                totals_label="How many more of each RG may deploy (red: too many):")

@@ -79,6 +79,7 @@ class Form:
     free_rules: dict[str, Rule] = field(default_factory=dict)  # the free rows' dropdowns
     widths: dict[str, float] = field(default_factory=dict)
     value_column: str = "Value"  # the cell that takes an offer (a row's costs count its number)
+    totals_label: str = ""  # the words before the live totals (empty: "CPP left and FPP left (of ...)")
 
     @property
     def columns(self) -> list[str]:

@@ -1,0 +1,75 @@
+"""The umpire's and the forces forms as a person sees them: rendered by
+LibreOffice to PDF and PNG pages (kept under the test's folder to look at),
+one page wide, with the plain line, the totals and the header on every page."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.forms.form_helpers import drawn
+from tests.forms.test_forces_form import three_i1  # noqa: F401  (fixtures)
+from tests.forms.test_umpire_bf import waiting_results  # noqa: F401
+from tests.forms.test_forms_render import pdf_pages, tool
+from tests.workbook.package_helpers import soffice
+
+FORMS: dict[str, tuple[str, str]] = {}  # sheet -> (fixture, the form's first word)
+
+
+def builders(request) -> dict[str, object]:
+    from tests.forms import test_forces_form, test_umpire_bf
+
+    out = {"Results Dec 23": lambda: test_umpire_bf.results_form(request.getfixturevalue("waiting_results")),
+           "Forces Dec 23 German": lambda: test_forces_form.forces_form(request.getfixturevalue("three_i1"))}
+    for name, build in ABTF.items():
+        out[name] = (lambda build=build: build(request))
+    return out
+
+
+def _abtf_end(request):
+    from tests.forms import test_umpire_abtf
+
+    return test_umpire_abtf.form_of(request.getfixturevalue("abtf_waiting_end"), "End 17N")
+
+
+def _abtf_setup(request):
+    from tests.forms import test_umpire_abtf
+
+    return test_umpire_abtf.setup_form_of(request.getfixturevalue("dual_assault"))
+
+
+def _abtf_orders(request):
+    from tests.forms import test_umpire_abtf
+
+    return test_umpire_abtf.form_of(request.getfixturevalue("abtf_orders"), "Orders 18AM German", "German")
+
+
+ABTF = {"End 17N": _abtf_end, "Setup 18AM": _abtf_setup, "Orders 18AM German": _abtf_orders}
+FIRST = {"Results Dec 23": "Umpire:", "Forces Dec 23 German": "German:", "End 17N": "Umpire:",
+         "Setup 18AM": "Umpire:", "Orders 18AM German": "German:"}
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("pictures")
+
+
+@pytest.mark.parametrize("sheet", list(FIRST))
+def test_each_new_form_prints_one_page_wide_with_its_top_rows_on_every_page(request, pictures, sheet):
+    soffice()
+    form = builders(request)[sheet]()
+    folder = pictures / sheet.replace(" ", "_")
+    xlsx = drawn(form, folder)
+    pdf, pages = pdf_pages(xlsx, folder)
+    assert pages
+    for text in pages:  # every page: the plain line's start and every column of the header (which may wrap)
+        assert FIRST[sheet] in text.split()[:3]
+        for column in form.columns + form.cost_columns:
+            assert all(word in text for word in column.split()), (sheet, column)
+    offered = [str(r.values.get("Unit") or r.values.get("Stand") or r.values.get("ME") or r.values.get("Side") or "")
+               for r in form.rows]
+    body = "\n".join(pages)
+    assert all(o in body for o in offered if o)  # no row lost to a page cut on the right
+    subprocess.run([tool("pdftoppm"), "-png", "-r", "60", str(pdf), str(folder / "page")], check=True)
+    assert len(list(folder.glob("page*.png"))) == len(pages)
