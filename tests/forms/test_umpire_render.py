@@ -27,27 +27,8 @@ def builders(request) -> dict[str, object]:
     return out
 
 
-def _abtf_end(request):
-    from tests.forms import test_umpire_abtf
-
-    return test_umpire_abtf.form_of(request.getfixturevalue("abtf_waiting_end"), "End 17N")
-
-
-def _abtf_setup(request):
-    from tests.forms import test_umpire_abtf
-
-    return test_umpire_abtf.setup_form_of(request.getfixturevalue("dual_assault"))
-
-
-def _abtf_orders(request):
-    from tests.forms import test_umpire_abtf
-
-    return test_umpire_abtf.form_of(request.getfixturevalue("abtf_orders"), "Orders 18AM German", "German")
-
-
-ABTF = {"End 17N": _abtf_end, "Setup 18AM": _abtf_setup, "Orders 18AM German": _abtf_orders}
-FIRST = {"Results Dec 23": "Umpire:", "Forces Dec 23 German": "German:", "End 17N": "Umpire:",
-         "Setup 18AM": "Umpire:", "Orders 18AM German": "German:"}
+ABTF: dict[str, object] = {}
+FIRST = {"Results Dec 23": "Umpire:", "Forces Dec 23 German": "German:"}
 
 
 @pytest.fixture(scope="module")
