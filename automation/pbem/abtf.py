@@ -115,32 +115,24 @@ class ABtFView:
                       key: CampaignKey) -> list[OutSheet]:
         assert decision.sheet
         kind = abtf_kind(decision.sheet)
-        notes = [(len(kind.header) + 1 + i, f"{label}: {value}") for i, (label, value) in enumerate(balances)]
-        widths = [c.width for c in kind.columns]
-        if kind.id == K.PURCHASES.id:
-            form = self.form(book, planned, side, decision.sheet)
-            rows = [form.columns] + [[r.values.get(c) for c in form.columns] for r in form.rows]
-            return [OutSheet(decision.sheet, rows, tab="orders", form=form),
-                    OutSheet(CHOICES, self.purchase_choices(book, planned, side), tab="settings", widths=[24, 80])]
-        else:
-            choices = self.order_choices(planned, side)
-            last = max(len(choices), 2)
-            rows = [kind.header]
-            dropdowns = [
-                Dropdown(0, list(K.ORDER_KINDS), title="Order", message=f"One of: {', '.join(K.ORDER_KINDS)}"),
-                Dropdown(1, f"={CHOICES}!$A$2:$A${last}", strict=False, title="Subject",
-                         message=f"A unit of yours (a Shift: the group's name): see the {CHOICES} sheet"),
-                Dropdown(2, f"={CHOICES}!$A$2:$A${last}", strict=False, title="Value",
-                         message="Transfer: a unit, Drop or Eliminate; Armor leader: a vehicle; Reman: a crew; "
-                                 "MG exchange: an LMG; Battle Harden: a quality"),
-            ]
-        return [OutSheet(decision.sheet, rows, tab="orders", widths=widths, dropdowns=dropdowns, notes=notes),
+        form = self.form(book, planned, side, decision.sheet)
+        rows = [form.columns] + [[r.values.get(c) for c in form.columns] for r in form.rows]
+        choices = self.purchase_choices(book, planned, side) if kind.id == K.PURCHASES.id \
+            else self.order_choices(planned, side)
+        return [OutSheet(decision.sheet, rows, tab="orders", form=form),
                 OutSheet(CHOICES, choices, tab="settings", widths=[24, 80])]
 
     def form(self, book: Any, planned: Planned, side: str, sheet: str) -> Any:
-        """The ready Purchases form of ``side`` (automation.workbook.forms.abtf)."""
+        """The ready form of ``sheet`` (automation.workbook.forms.abtf, abtf_umpire, abtf_orders)."""
+        from automation.workbook.forms import abtf_orders, abtf_umpire
         from automation.workbook.forms.abtf import purchases_form
 
+        kind = abtf_kind(sheet)
+        umpire = {K.END.id: abtf_umpire.end_form, K.UMPIRE.id: abtf_umpire.umpire_form, K.SETUP.id: abtf_umpire.setup_form}
+        if kind is not None and kind.id in umpire:
+            return umpire[kind.id](planned)
+        if kind is not None and kind.id == K.ORDERS.id:
+            return abtf_orders.orders_form(planned, side, book)
         return purchases_form(planned, side, self.fortification_chart(book), self.what(planned, K.PURCHASES))
 
     def order_choices(self, planned: Planned, side: str) -> list[list[Any]]:

@@ -208,9 +208,17 @@ def read_lines(book: Any, kind, name: str) -> tuple[Line, ...] | None:
     if not book.has(name):
         return None
     out = []
+    problems: list[CellProblem] = []
     for r in book.read(kind, name):
         if kind is K.PURCHASES and r["Offered"] and r["Count"] is None:
             continue  # a form's offer left without a Count is no purchase
+        if kind is K.ORDERS and r["Offered"] and r["Value"] is None:
+            continue  # a form's offer left without a Value is no order
+        if kind is K.UMPIRE and r["Offered"] and (r["Entry"] is None or all(r[c] is None for c in ("Value", "Area", "Hexes"))):
+            continue  # a form's row left blank is no entry
+        if kind is K.UMPIRE and r["Entry"] is None:
+            problems.append(r.problem("Entry", f"Entry is empty; one of {', '.join(K.UMPIRE_ENTRIES)} is required"))
+            continue
         refs = {c.name: ref(r, c.name) for c in kind.columns}
         item = r["Item"] if kind is K.PURCHASES else r["Subject"]
         subject = None if item is None else str(item)
@@ -221,6 +229,7 @@ def read_lines(book: Any, kind, name: str) -> tuple[Line, ...] | None:
                             r["Front Line"] == "Yes"))
         else:
             out.append(Line(r["Order"], subject, r["Value"], None, None, split_list(r["Units"]), r["Path"], r["Notes"] or "", refs))
+    _fail(problems, book)
     return tuple(out)
 
 

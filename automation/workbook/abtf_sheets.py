@@ -148,9 +148,14 @@ UMPIRE_ENTRIES = ("Final CVP", "Melee", "Minefield", "Bog", "Shock", "Location c
                   "Escape", "Heat of Battle", "Crew survival", "Blaze", "Walking Wounded")
 UMPIRE = SheetKind(
     "abtf.umpire", "Umpire {date}",
-    (choice("Entry", UMPIRE_ENTRIES, width=16), Column("Subject", required=False, width=14),
+    (choice("Entry", UMPIRE_ENTRIES, required=False, width=16,
+            note="required, except on a form's offered row: left blank there, the row is no entry"),
+     Column("Subject", required=False, width=14),
      Column("Value", Kind.INT_OR_TEXT, required=False, width=16), Column("Area", required=False, width=14),
-     Column("Hexes", Kind.INT, required=False, width=6), Column("Notes", required=False, width=36)),
+     Column("Hexes", Kind.INT, required=False, width=6), Column("Notes", required=False, width=36),
+     Column("Offered", required=False, width=40,
+            note="written by the form: what the row asks; it counts only once its Entry and a Value, Area or Hexes "
+                 "are given")),
     tab="results", dated=True, rule="9.601",
     description="The umpire's entries for the RePh of a CG Date: final CVP, outcomes only the map gives (melee, "
     "minefields, bog, shock, Location Control, paths of Isolated units, flames) and main-rule results.",
@@ -163,7 +168,9 @@ ORDERS = SheetKind(
      Column("Units", required=False, width=30, note="units, comma separated (Escape stack, Shift)"),
      Column("Path", required=False, width=24, note="Shift: what the path crosses, e.g. 'U2 > D > U1' (U2 = two "
             "Uncontrolled Territory hexes)"),
-     Column("Notes", required=False, width=30)),
+     Column("Notes", required=False, width=30),
+     Column("Offered", required=False, width=44,
+            note="written by the form: what the row offers; the row counts only once its Value is chosen")),
     tab="orders", dated=True, per_side=True, rule="9.613",
     description="A side's decisions in RePh part 1: Escape stacks, transfers, battle hardening, Shifts, Armor Leader "
     "assignments, vehicular-MG exchanges, remanning. An empty sheet means none.",

@@ -37,7 +37,7 @@ def fill(path: Path, form: Form, pick: Callable[[int, dict[str, Any]], dict[str,
     ws = wb[form.name]
     for i, row in enumerate(form.rows):
         for column, value in pick(i, row.values).items():
-            ws.cell(HEADER_ROW + 2 + i, form.columns.index(column) + 1, value)
+            ws.cell(HEADER_ROW + 2 + i, form.columns.index(column) + 1).value = value  # None clears the cell
     wb.save(path)
     return [list(r) for r in Workbook(path).raw(form.name)]
 

@@ -10,6 +10,7 @@ import pytest
 
 from tests.forms.form_helpers import drawn
 from tests.forms.test_forces_form import three_i1  # noqa: F401  (fixtures)
+from tests.forms.test_umpire_abtf import abtf_orders, abtf_waiting_end, abtf_waiting_umpire, dual_assault  # noqa: F401
 from tests.forms.test_umpire_bf import waiting_results  # noqa: F401
 from tests.forms.test_forms_render import pdf_pages, tool
 from tests.workbook.package_helpers import soffice
@@ -27,8 +28,19 @@ def builders(request) -> dict[str, object]:
     return out
 
 
-ABTF: dict[str, object] = {}
-FIRST = {"Results Dec 23": "Umpire:", "Forces Dec 23 German": "German:"}
+def _abtf(sheet: str, fixture: str, side: str = "Umpire"):
+    def build(request):
+        from tests.forms import test_umpire_abtf
+
+        return test_umpire_abtf.form_of(request.getfixturevalue(fixture), sheet, side)
+    return build
+
+
+ABTF = {"End 17N": _abtf("End 17N", "abtf_waiting_end"), "Umpire 18AM": _abtf("Umpire 18AM", "abtf_waiting_umpire"),
+        "Setup 18AM": _abtf("Setup 18AM", "dual_assault"),
+        "Orders 18AM British": _abtf("Orders 18AM British", "abtf_orders", "British")}
+FIRST = {"Results Dec 23": "Umpire:", "Forces Dec 23 German": "German:", "End 17N": "Umpire:", "Umpire 18AM": "Umpire:",
+         "Setup 18AM": "Umpire:", "Orders 18AM British": "British:"}
 
 
 @pytest.fixture(scope="module")

@@ -252,10 +252,13 @@ def test_the_purchases_sheet_waits_with_dropdowns_the_cpp_and_fpp_left_and_the_c
 def test_the_orders_sheet_lists_the_sides_units_and_says_where_the_refit_stopped(capsys, abtf, tmp_path):
     book = abtf("orders_18am")
     out = exported(capsys, book, "British", tmp_path)
-    ws = openpyxl.load_workbook(out)["Orders 18AM British"]
-    assert [c.value for c in ws[1]] == K.ORDERS.header + [None, "CPP left: 12", "FPP left: 0"]
+    ws = openpyxl.load_workbook(out)["Orders 18AM British"]  # the form (automation.workbook.forms.abtf_orders)
+    assert ws["A1"].value.startswith("British: your RePh decisions for 18AM (9.6054-9.6143).")
+    assert [c.value for c in ws[3]] == K.ORDERS.header
+    offered = {(ws.cell(r, 1).value, ws.cell(r, 2).value): r for r in range(4, ws.max_row + 1) if ws.cell(r, 7).value}
     lists = {str(dv.sqref).split(":")[0]: dv.formula1 for dv in ws.data_validations.dataValidation}
-    assert lists["A2"] == '"' + ",".join(K.ORDER_KINDS) + '"' and lists["B2"] == lists["C2"] == "Choices!$A$2:$A$24"
+    assert lists[f"C{offered[('Battle Harden', 'B-2')]}"] == '"Yes"'  # B-2 is Elite: it becomes Fanatic (9.6112)
+    assert lists[f"A{4 + len(offered)}"] == '"' + ",".join(K.ORDER_KINDS) + '"'  # the free rows below
     choices = {r[0]: r[1] for r in Workbook(out).raw("Choices")[1:]}
     assert choices["B-Hero"] == "Hero: Hero 1-4-9, in D (D1)"
     assert choices["G-V1"] == "Vehicle: PzKpfw IIIL, in C (C5), Immobile, Abandoned, Captured"  # taken in C (9.6071)
@@ -284,7 +287,7 @@ def test_valid_orders_are_appended_and_the_refit_continues(capsys, abtf, tmp_pat
     assert code == 0, err
     assert "imported Orders 18AM British" in out and "1 order(s)" in out
     assert rows_of(book, "Orders 18AM British") == [K.ORDERS.header,
-                                                    ["Battle Harden", "B-2", "", "B-Hero", "", "british-orders-hero"]]
+                                                    ["Battle Harden", "B-2", "", "B-Hero", "", "british-orders-hero", ""]]
     assert run(capsys, "import", book, german)[0] == 0
     code, out, _ = run(capsys, "refit", book)
     assert code == 0 and "wrote RePh 18AM 1" in out and "waiting for Purchases 18AM British" in out
@@ -316,11 +319,11 @@ def test_purchases_are_checked_while_the_other_side_has_not_decided_yet(capsys, 
 
 
 @pytest.mark.parametrize("side, rows, cell, words", [
-    ("British", [["Battle Harden", "B-99", None, "B-Hero", None, None]], "Orders 18AM British!B2",
+    ("British", [["Battle Harden", "B-99", None, "B-Hero", None, None]], "Orders 18AM British!B4",
      "Battle Harden: 'B-99' is not a unit on the roster"),
-    ("German", [["Shift", "Kampfgruppe move", "F", "G-4, B-6", "U2", None]], "Orders 18AM German!D2",
+    ("German", [["Shift", "Kampfgruppe move", "F", "G-4, B-6", "U2", None]], "Orders 18AM German!D4",
      "Shift: 'B-6' is not a unit on the roster"),  # an enemy unit reads as an unknown one (no oracle)
-    ("German", [["Charge", "G-1", None, None, None, None]], "Orders 18AM German!A2", "'Charge'"),
+    ("German", [["Charge", "G-1", None, None, None, None]], "Orders 18AM German!A4", "'Charge'"),
 ])
 def test_bad_orders_are_refused_naming_the_returned_files_sheet_and_cell(capsys, abtf, tmp_path, side, rows, cell, words):
     book = abtf("orders_18am")
