@@ -172,8 +172,8 @@ class BattlefrontView:
         rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
         kinds, dates = system_kinds(self.system_id).values(), campaign_dates(book)
         for name in book.sheet_names:
-            kind = campaign_kind(book, name, kinds, dates)
-            if kind is None or kind.id != K.LEDGER.id:
+            kind = kind_of(name, kinds)
+            if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates) is None:
                 continue
             raw = visible_rows(side_rows(book.raw(name), side), side)
             h = Header.of(raw[0])

@@ -178,15 +178,25 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
     public, latest_only, private = set(public), set(latest_only), set(private)
     kinds = list(kinds) if kinds is not None else None
     dates = campaign_dates(book)
-    found = [(name, campaign_kind(book, name, kinds, dates)) for name in book.sheet_names]
-    found = [(name, kind) for name, kind in found if kind is not None and kind.id not in private]
+    named = [(name, kind_of(name, kinds)) for name in book.sheet_names]
+    named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]
+
+    def fits(name: str) -> bool:  # reads the sheet: only for a sheet that may go out
+        return campaign_kind(book, name, kinds, dates) is not None
+
     last: dict[str, str] = {}
-    for name, kind in found:
-        if kind.id in latest_only:
+    for name, kind in reversed(named):
+        if kind.id in latest_only and kind.id not in last and fits(name):
             last[kind.id] = name
     out = []
-    for name, kind in found:
+    for name, kind in named:
         if kind.id in latest_only and last.get(kind.id) != name:
+            continue
+        if kind.per_side and name_parts(kind, name, (side,)).get("side") != side:
+            continue
+        if not kind.per_side and kind.id not in public and not {"Visible to", "Side"} & {c.name for c in kind.columns}:
+            continue
+        if kind.id not in latest_only and not fits(name):
             continue
         rows = project(kind, book.raw(name))
         header = Header.of(rows[0])
@@ -286,14 +296,23 @@ def write_export(out: Path, sheets: list[OutSheet], password: str | None) -> Non
             raise WorkbookFileError(f"{out}: cannot be written ({exc.strerror})") from None
 
 
-def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:
-    """Write ``side``'s export of the master workbook; returns a summary line."""
+@dataclass(frozen=True)
+class SideExport:
+    """A side's export in memory: the sheets :func:`export` writes, in order."""
+
+    side: str
+    sheets: list[OutSheet]
+    decision: Decision
+    scrub: Any = None  # text -> text: the other side's names made aliases, as in ``sheets``
+
+
+def side_export(book_path: Path, side: str, key_file: Path | None = None) -> SideExport:
+    """``side``'s export of the master workbook, built but not written: the one
+    allow-list behind both :func:`export` and a side's campaign report."""
     from automation.pbem import guard, planning, views
     from automation.service import plan_refit
 
-    book_path, out = Path(book_path), Path(out)
-    if out.resolve() == book_path.resolve() or out.suffix.lower() == ".key":
-        raise UsageError(f"-o {out}: choose a new file for the export, not the campaign workbook or its key")
+    book_path = Path(book_path)
     book = guard.open_book(book_path)
     settings = planning.settings_of(book)
     commitment = str(settings.get("Key commitment") or "")
@@ -319,8 +338,19 @@ def export(book_path: Path, side: str, out: Path, password: str | None = None, k
     if decision.sheet and planned is not None:
         sheets += view.orders_sheets(book, planned, side, decision, balances, key)
     sheets += view.side_sheets(book, planned, side)
-    sheets = scrub(sheets, view.secret_names(book, planned, side, key))
+    secret = view.secret_names(book, planned, side, key)
+    sheets = scrub(sheets, secret)
     sheets.append(dice_audit(sheets, key, commitment, side))
+    return SideExport(side, sheets, decision, scrubber(secret))
+
+
+def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:
+    """Write ``side``'s export of the master workbook; returns a summary line."""
+    book_path, out = Path(book_path), Path(out)
+    if out.resolve() == book_path.resolve() or out.suffix.lower() == ".key":
+        raise UsageError(f"-o {out}: choose a new file for the export, not the campaign workbook or its key")
+    built = side_export(book_path, side, key_file)
+    side, sheets, decision = built.side, built.sheets, built.decision
     write_export(out, sheets, password)
     what = f"orders sheet {decision.sheet!r}" if decision.sheet else f"no orders sheet ({decision.note})"
     return (f"wrote {out} for {side}: {len(sheets)} sheet(s), {what}"

@@ -36,16 +36,16 @@ def build_report(book: Path, out: Path, side: str | None = None, key_file: Path 
     from automation.report.gather import PendingChain, audit_status, gather
     from automation.report.page import render
     from automation.report.progress import LONG, Progress
-    from automation.report.source import open_master, open_side, open_umpire, temporary_folder
+    from automation.report.source import open_master, open_side, open_umpire
 
     book, out = Path(book), Path(out)
     check_out(book, out)
     master = open_master(book)
     key_hex = revealed_key(master, key_file) if reveal_key else None
-    chain = PendingChain(book, in_background=len(master.sheet_names) >= 3 * LONG)
+    chain = PendingChain(book, in_background=len(master.sheet_names) >= 3 * LONG, side=side)
     try:
-        with temporary_folder() as tmp:
-            source = open_umpire(master) if side is None else open_side(master, side, key_file, Path(tmp))
+        source = open_umpire(master) if side is None else open_side(master, side, key_file,
+                                                                         chain.history if chain.background else None)
         progress = Progress.for_campaign(len(source.reports()), quiet)
         data = gather(source, progress)
         data.audit = audit_status(chain.result(), source.viewer, source.commitment, key_hex)

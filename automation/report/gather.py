@@ -7,12 +7,13 @@ import multiprocessing
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from automation.errors import UsageError
 from automation.report import abtf, bf
 from automation.report.model import Audit, CampaignData
 from automation.report.progress import Progress
-from automation.report.source import Source, rolls_of
+from automation.report.source import Source, read_history, rolls_of
 
 SYSTEMS: dict[str, ModuleType] = {"bf-campaign": bf, "asl-abtf": abtf}
 VERIFY_COMMAND = "musterroll verify EXPORT.xlsx --key KEY"
@@ -75,15 +76,31 @@ def check_chain(path: str) -> Chain:
 
 class PendingChain:
     """The chain check, run beside the rest of the report in a second process
-    for a long campaign (it reads every sealed sheet), inline otherwise."""
+    for a long campaign (it reads every sealed sheet), inline otherwise; for a
+    side's report, that process first reads the side's own rows of every
+    dated roster (:func:`automation.report.source.read_history`)."""
 
-    def __init__(self, path: Path, in_background: bool) -> None:
+    def __init__(self, path: Path, in_background: bool, side: str | None = None) -> None:
         self.path = str(path)
+        self.side = side
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._future: concurrent.futures.Future[Chain] | None = None
+        self._history: concurrent.futures.Future[dict[str, list[list[Any]]]] | None = None
         if in_background:
             self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            if side is not None:  # first: the side's report needs it before the chain
+                self._history = self._pool.submit(read_history, self.path, side)
             self._future = self._pool.submit(check_chain, self.path)
+
+    @property
+    def background(self) -> bool:
+        return self._pool is not None
+
+    def history(self) -> dict[str, list[list[Any]]]:
+        """The side's own rows of every dated roster, by sheet."""
+        if self._history is not None:
+            return self._history.result()
+        return read_history(self.path, str(self.side))
 
     def result(self) -> Chain:
         if self._future is None:

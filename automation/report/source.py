@@ -9,8 +9,8 @@ report is a dated sheet of a kind with the ``report`` tab; its date is the
 """
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
+import datetime as dt
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,27 +169,162 @@ def open_umpire(master: Any) -> Source:
     return Source(master, None, dict(settings), system)
 
 
-def open_side(master: Any, side: str, key_file: Path | None, folder: Path) -> Source:
-    """``side``'s export of the master, written into ``folder`` and opened.
-    The rule system's tables (odds, not secrets) come from the master."""
+# The roster kinds whose every dated sheet a side's report reads (its own rows
+# only, these columns only): its strength by kind at every date it was shown.
+HISTORY_COLUMNS = {"bf.roster": ("Side", "ME", "Kind", "Status"), "abtf.units": ("Side", "Class", "Status")}
+
+
+class SheetsBook:
+    """A side's export held in memory (:func:`automation.pbem.export.side_export`):
+    each sheet's cells as the workbook reader would give them back from the
+    written file (a rectangle from A1, empty cells as ``""``, numbers as
+    floats, Yes/No for truths, dates as the writer writes them), so a side's
+    report reads the same values with or without the file."""
+
+    def __init__(self, path: Path, sheets: Iterable[Any], read: dict[str, list[list[Any]]] | None = None) -> None:
+        """``sheets``: OutSheets; ``read``: more sheets, already as read."""
+        self.path = Path(path)
+        self._sheets = {s.name: s for s in sheets if s.form is None}  # a form (the orders to fill) is no record
+        self._rows: dict[str, list[list[Any]]] = {n: rows for n, rows in (read or {}).items() if n not in self._sheets}
+        self.sheet_names = list(self._sheets) + [n for n in self._rows]
+
+    def has(self, name: str) -> bool:
+        return name in self._sheets or name in self._rows
+
+    def raw(self, name: str) -> list[list[Any]]:
+        if not self.has(name):
+            from automation.errors import CellProblem, WorkbookError
+
+            raise WorkbookError(CellProblem(name, "A1", f"the sheet {name!r} is not in the export"), str(self.path))
+        if name not in self._rows:
+            sheet = self._sheets[name]
+            rows = [list(r) for r in sheet.rows] or [[]]
+            for col, note in sheet.notes:  # written in the header row, after the columns
+                rows[0] += [None] * (col + 1 - len(rows[0]))
+                rows[0][col] = note
+            self._rows[name] = as_read(rows, name)
+        return self._rows[name]
+
+
+def as_read(rows: Sequence[Sequence[Any]], sheet: str) -> list[list[Any]]:
+    """``rows`` as written to an export (:mod:`automation.pbem.xlsx`) and read back."""
+    from automation.workbook.layout import code_columns
+
+    codes = set(code_columns(rows[0])) if rows else set()
+    width = max((len(r) for r in rows), default=0)
+    out = []
+    for r, row in enumerate(rows):
+        values = [read_back(v, r and c in codes, f"{sheet}!{cell_ref(c, r + 1)}") for c, v in enumerate(row)]
+        out.append(values + [""] * (width - len(values)))
+    while out and len(out) > 1 and not any(v != "" for v in out[-1]):
+        out.pop()
+    return out
+
+
+def read_back(value: Any, code: bool, where: str) -> Any:
+    from automation.workbook.text import cell_text, date_label
+
+    if value is None or value == "":
+        return ""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, dt.date) and code:
+        return date_label(value)
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return cell_text(str(value), where)
+
+
+def open_side(master: Any, side: str, key_file: Path | None, history: Any = None) -> Source:
+    """``side``'s export of the master, built in memory by the export's own
+    allow-list (:func:`automation.pbem.export.side_export`) and never written,
+    with the side's own rows of every dated roster (``history()``, see
+    :func:`own_history`; read here when not given). The rule system's tables
+    (odds, not secrets) come from the master."""
     from automation.audit import workbook_system
-    from automation.pbem.export import export
-    from automation.workbook.reader import Workbook
+    from automation.pbem.export import side_export
 
     book_path = Path(master.path)
-    _, system = workbook_system(master)
-    out = Path(folder) / "side-export.xlsx"
-    export(book_path, side, out, None, key_file)
-    book = Workbook(out)
+    settings, system = workbook_system(master)
+    built = side_export(book_path, side, key_file)
+    rosters = history() if history is not None else own_history(master, str(settings.get("Rule system") or ""), side)
+    book = SheetsBook(book_path, built.sheets, scrubbed(rosters, built.scrub, {s.name for s in built.sheets}))
     info = {}
     if book.has(EXPORT_INFO):
         rows = book.raw(EXPORT_INFO)
         h = Header.of(rows[0])
         info = {str(h.get(r, "Setting")): h.get(r, "Value") for r in rows[1:] if h.get(r, "Setting")}
-    found = Source(book, str(info.get("Side") or side), info, system)
+    found = Source(book, str(info.get("Side") or built.side), info, system)
     found.name = f"the {found.viewer} export of {Path(book_path).name}"
     return found
 
 
-def temporary_folder() -> tempfile.TemporaryDirectory:
-    return tempfile.TemporaryDirectory(prefix="musterroll-report-")
+def read_history(path: str, side: str) -> dict[str, list[list[Any]]]:
+    """:func:`own_history` of the master at ``path`` (for a second process)."""
+    from automation.pbem.planning import settings_of
+
+    master = open_master(Path(path))
+    return own_history(master, str(settings_of(master).get("Rule system") or ""), side)
+
+
+def own_history(master: Any, system_id: str, side: str) -> dict[str, list[list[Any]]]:
+    """The side's own rows of every dated roster, as each date's export
+    showed them: the same test of a campaign sheet and the same documented
+    columns in the same places (:func:`automation.pbem.export.campaign_kind`
+    and ``project``), only the side's rows, only the columns of
+    :data:`HISTORY_COLUMNS` (the rest blank). Its texts are not yet scrubbed
+    (:func:`scrubbed` does that, and leaves out the rosters the export holds)."""
+    from automation.pbem.export import campaign_dates, campaign_kind
+    from automation.workbook.reader import header_row, norm
+    from automation.workbook.schema import system_kinds
+
+    kinds = [k for k in system_kinds(system_id).values() if k.id in HISTORY_COLUMNS]
+    if not kinds:
+        return {}
+    dates = campaign_dates(master)
+    out: dict[str, list[list[Any]]] = {}
+    for name in master.sheet_names:
+        if kind_of(name, kinds) is None:
+            continue
+        kind = campaign_kind(master, name, kinds, dates)
+        if kind is None:
+            continue
+        rows = master.raw(name)
+        top = header_row(rows, kind)
+        h = Header.of(rows[top])
+        header = [c.name for c in kind.columns if c.name in h.positions]
+        keep = [(header.index(c), h.positions[c]) for c in HISTORY_COLUMNS[kind.id] if c in header]
+        width = max((at for at, _ in keep), default=-1) + 1  # the blank columns after the last kept one: left off
+        side_at = h.positions.get("Side")
+        mine = norm(side)
+        table = [header]
+        for r in rows[top + 1:]:
+            if side_at is None or side_at >= len(r) or norm(str(r[side_at] or "")) != mine:
+                continue
+            row: list[Any] = [""] * width
+            for at, src in keep:
+                if src < len(r):
+                    row[at] = r[src]
+            table.append(row)
+        out[name] = table
+    return out
+
+
+def scrubbed(history: dict[str, list[list[Any]]], scrub: Any, exported: set[str]) -> dict[str, list[list[Any]]]:
+    """``history`` without the rosters the export holds, each text through the
+    export's scrubber (the other side's names become their aliases)."""
+    texts: dict[str, Any] = {}
+
+    def text(value: Any) -> Any:
+        if not isinstance(value, str) or scrub is None:
+            return value
+        if value not in texts:
+            texts[value] = scrub(value)
+        return texts[value]
+
+    return {name: [rows[0]] + [[text(v) for v in r] for r in rows[1:]]
+            for name, rows in history.items() if name not in exported}
