@@ -111,6 +111,8 @@ def pending(book: Any, key: CampaignKey, waiting: Waiting | None) -> list[Pendin
     for side in planned.sides:
         decision = view.decision(book, planned, waiting, side)
         if decision.sheet and all(p.sheet != decision.sheet for p in out):
-            what = f"{decision.what} (may be filled now; checked once {waiting.sheet} is in)"
+            taken_now = getattr(view, "accepts", lambda *_: False)(decision.sheet, waiting)  # Battlefront Forces
+            what = f"{decision.what} (" + (f"to fill before {waiting.sheet}: checked on import)" if taken_now else
+                                            f"may be filled now; checked once {waiting.sheet} is in)")
             out.append(Pending(side, decision.sheet, what, near_name(decision.sheet, names)))
     return out

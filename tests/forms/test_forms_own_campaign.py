@@ -72,6 +72,9 @@ def test_the_axis_over_its_i1_maximum_gets_its_forces_form_the_soviet_its_orders
     offered = [ws.cell(r, 1).value for r in range(HEADER_ROW + 2, ws.max_row + 1)]
     assert offered == ["1/LAH", "13/LAH", "2/LAH"]
     assert [c.value for c in ws[HEADER_ROW + 1]][-2:] == ["A1", "I1"]
+    code, out, _ = run(capsys, "refit", kharkov)
+    assert code == 0 and ("waiting for Forces Feb 19 Axis (Axis fills it): the MEs, OBA modules and aircraft you deploy "
+                          "in the scenario (2.1.1.7): Yes on each one (to fill before Results Feb 19: checked on import)") in out
 
 
 def test_forces_then_results_through_the_forms_drive_the_next_refit(capsys, kharkov, tmp_path):
