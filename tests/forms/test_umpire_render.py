@@ -66,3 +66,33 @@ def test_each_new_form_prints_one_page_wide_with_its_top_rows_on_every_page(requ
     assert all(o in body for o in offered if o)  # no row lost to a page cut on the right
     subprocess.run([tool("pdftoppm"), "-png", "-r", "60", str(pdf), str(folder / "page")], check=True)
     assert len(list(folder.glob("page*.png"))) == len(pages)
+
+
+@pytest.mark.parametrize("sheet, fixture, fill_in", [
+    ("Results Dec 23", "waiting_results", {"Outcome": "Knocked out"}),
+    ("Umpire 18AM", "abtf_waiting_umpire", {"Value": 2}),
+])
+def test_a_new_form_keeps_its_dropdowns_through_a_libreoffice_round_trip_and_still_reads(request, tmp_path, sheet,
+                                                                                       fixture, fill_in):
+    import openpyxl
+
+    from automation.pbem.planning import Overlay
+    from automation.service import plan_refit
+    from automation.workbook.reader import Workbook
+    from tests.workbook.package_helpers import libreoffice
+
+    soffice()
+    form = builders(request)[sheet]()
+    xlsx = drawn(form, tmp_path)
+    (tmp_path / "lo").mkdir()
+    libreoffice(xlsx, "xlsx", tmp_path / "lo")
+    again = tmp_path / "lo" / xlsx.name
+    wb = openpyxl.load_workbook(again)
+    ws = wb[sheet]
+    assert [dv for dv in ws.data_validations.dataValidation if dv.type == "list"]
+    for column, value in fill_in.items():
+        ws.cell(4, form.columns.index(column) + 1).value = value  # the first offered row
+    wb.save(again)
+    book = request.getfixturevalue(fixture)
+    outcome, _ = plan_refit(Overlay(Workbook(book), {sheet: Workbook(again).raw(sheet)}))
+    assert outcome.waiting is None or outcome.waiting.sheet != sheet or "British" not in outcome.waiting.what
