@@ -44,7 +44,9 @@ for entry in (str(ROOT), str(HERE)):
 
 import bench_workbook as growth  # noqa: E402
 
-COMMANDS = ("refit", "undo", "export", "import", "verify", "stats", "odds")
+COMMANDS = ("refit", "undo", "export", "import", "verify", "stats", "desk", "trackers", "odds")
+DESK_REQUESTS = 20  # roll requests waiting on the Roll requests sheet
+TRACKERS = ("greif", "fire", "foo")  # tracker sheets with their example lines to bring up to date
 BASELINES = ("floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine")
 GROWTH_PER_1000 = 3.65  # stands bought a date per 1,000 (1,000 stands grow to about 1,365 by date 100)
 
@@ -107,7 +109,41 @@ class Campaign:
             run(musterroll("refit", c.waiting), ROOT)  # stage 1: waits for the spending
             run(musterroll("export", c.waiting, "--side", "German", "-o", c.returned), ROOT)
             c.sheets = refit_sheets(c.book)
+            c.add_desk()
         return made
+
+    @classmethod
+    def kept(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"] | None:
+        """The campaigns a previous run left in ``folder`` (``--folder``), if all are there."""
+        made = [cls(folder / f"s{stands}_d{d}", stands, d) for d in sorted(dates)]
+        if not all(c.returned.exists() for c in made):
+            return None
+        for c in made:
+            c.sheets = refit_sheets(c.book)
+            if not c.desk.exists():
+                c.add_desk()
+        return made
+
+    @property
+    def desk(self) -> Path:
+        return self.folder / "desk" / "campaign.xlsx"
+
+    def add_desk(self) -> None:
+        """A copy of the campaign with the dice desk in use: a Roll requests sheet
+        with requests waiting and tracker sheets with lines to resolve, appended as
+        ``desk-add`` appends them."""
+        from automation.desk.sheets import new_sheets, sheet_for
+        from automation.workbook.desk_sheets import ROLL_REQUESTS
+        from automation.workbook.package import append_sheets
+        from automation.workbook.reader import Workbook
+
+        self.desk.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.book, self.desk)
+        shutil.copyfile(self.book.with_suffix(".key"), self.desk.with_suffix(".key"))
+        requests = [[f"R{i}", "bf.escape" if i % 2 else "house.fire", None, None, "benchmark", "T1", "Umpire", None]
+                    for i in range(DESK_REQUESTS)]
+        sheets = [sheet_for(ROLL_REQUESTS, requests)] + new_sheets(Workbook(self.desk), list(TRACKERS))
+        append_sheets(self.desk, sheets, batch="Desk sheets")
 
     def fresh(self, src: Path, name: str) -> Path:
         """A private copy of ``src`` (with its key) to be written."""
@@ -137,6 +173,8 @@ class Campaign:
             "import": lambda: musterroll("import", self.fresh(self.waiting, "import"), self.returned),
             "verify": lambda: musterroll("verify", self.keyless(b)),
             "stats": lambda: musterroll("stats", b),
+            "desk": lambda: musterroll("roll-requests", self.fresh(self.desk, "desk")),
+            "trackers": lambda: musterroll("trackers", self.fresh(self.desk, "trackers")),
             "odds": lambda: musterroll("odds", "bf.cpp_replenishment"),
             "python": lambda: [sys.executable, "-c", "pass"],
             "floor": lambda: child("floor", self.fresh(b, "floor"), *self.sheets),
@@ -212,13 +250,17 @@ def child_main(mode: str, path: str, sheets: list[str]) -> None:
 
 # ------------------------------------------------------------------ measuring and reporting
 
+LOADS: list[float] = []  # the 1-minute load average at the end of each round
+
+
 def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log) -> dict[tuple[int, int, str], list]:
     found: dict[tuple[int, int, str], list[dict[str, float]]] = {}
     for r in range(rounds):
         for c in campaigns:
             for w in what:
                 found.setdefault((c.stands, c.done, w), []).append(run(c.argv(w), ROOT))
-        log(f"round {r + 1}/{rounds} done")
+        LOADS.append(os.getloadavg()[0])
+        log(f"round {r + 1}/{rounds} done; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return found
 
 
@@ -234,22 +276,24 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
                        "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
                        "ratio_last_first": round(times[last] / times[first], 2)}
         last = str(dates[-1])
-        floor = rows["floor"]["s"][last]
-        rows["refit"]["to_floor"] = round(rows["refit"]["s"][last] / floor, 2)
-        for b in ("openpyxl_save", "openpyxl_read_only", "pandas_calamine"):
-            rows["refit"][f"{b}_to_refit"] = round(rows[b]["s"][last] / rows["refit"]["s"][last], 2)
+        if {"refit", "floor", "openpyxl_save", "openpyxl_read_only", "pandas_calamine"} <= set(rows):
+            for d in map(str, dates):
+                rows["refit"][f"to_floor_{d}"] = round(rows["refit"]["s"][d] / rows["floor"]["s"][d], 2)
+            rows["refit"]["to_floor"] = rows["refit"][f"to_floor_{last}"]
+            for b in ("openpyxl_save", "openpyxl_read_only", "pandas_calamine"):
+                rows["refit"][f"{b}_to_refit"] = round(rows[b]["s"][last] / rows["refit"]["s"][last], 2)
         out[str(stands)] = rows
     return out
 
 
 def machine() -> dict[str, Any]:
-    return {**growth.machine(), "load_average": os.getloadavg()}
+    return {**growth.machine(), "load_average": os.getloadavg(), "load_by_round": [round(x, 1) for x in LOADS]}
 
 
 def text(report: dict[str, Any]) -> str:
     m = report["machine"]
     lines = [f"machine: {m['cpus']} CPUs, {m['memory']}, {m['system']}, Python {m['python']}; load average at the "
-             f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}", ""]
+             f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}; by round {m['load_by_round']}", ""]
     dates = report["dates"]
     for stands, rows in report["results"].items():
         lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
@@ -259,8 +303,11 @@ def text(report: dict[str, Any]) -> str:
         for w, r in rows.items():
             lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
                          + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
-        ref = rows["refit"]
-        lines += ["", f"refit at {dates[-1]} dates: {ref['to_floor']:.2f}x the floor; openpyxl load+add+save "
+        ref = rows.get("refit", {})
+        if "to_floor" not in ref:
+            continue
+        lines += ["refit to the floor at " + ", ".join(f"{d} dates {ref[f'to_floor_{d}']:.2f}x" for d in dates),
+                  "", f"refit at {dates[-1]} dates: {ref['to_floor']:.2f}x the floor; openpyxl load+add+save "
                       f"{ref['openpyxl_save_to_refit']:.1f}x refit, openpyxl read-only "
                       f"{ref['openpyxl_read_only_to_refit']:.1f}x, pandas+calamine {ref['pandas_calamine_to_refit']:.1f}x", ""]
     return "\n".join(lines)
@@ -271,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stands", type=int, nargs="+", default=[1000])
     p.add_argument("--dates", type=int, nargs="+", default=[1, 10, 50, 100])
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--folder", type=Path, help="where the campaigns are built (kept); default a temporary folder")
+    p.add_argument("--folder", type=Path, help="where the campaigns are built (kept, and used again by a later run "
+                                               "with the same --stands and --dates); default a temporary folder")
+    p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -288,9 +337,11 @@ def main(argv: list[str] | None = None) -> int:
 
     campaigns: list[Campaign] = []
     for stands in args.stands:
-        log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
-        campaigns += Campaign.grown(folder, stands, args.dates)
-    what = COMMANDS + BASELINES
+        kept = Campaign.kept(folder, stands, args.dates) if args.folder else None
+        if kept is None:
+            log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
+        campaigns += kept or Campaign.grown(folder, stands, args.dates)
+    what = tuple(args.only) if args.only else COMMANDS + BASELINES
     found = measure(campaigns, args.rounds, what, log)
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
               "results": summarise(found, args.stands, args.dates, what)}
