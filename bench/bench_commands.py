@@ -46,7 +46,7 @@ import bench_workbook as growth  # noqa: E402
 
 COMMANDS = ("refit", "undo", "export", "import", "verify", "stats", "desk", "trackers", "odds")
 DESK_REQUESTS = 20  # roll requests waiting on the Roll requests sheet
-TRACKERS = ("greif", "fire", "foo")  # tracker sheets with their example lines to bring up to date
+FIRE_LINES = 20  # start checks waiting on the Fires tracker sheet (house rules 9)
 BASELINES = ("floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine")
 GROWTH_PER_1000 = 3.65  # stands bought a date per 1,000 (1,000 stands grow to about 1,365 by date 100)
 
@@ -132,17 +132,18 @@ class Campaign:
         """A copy of the campaign with the dice desk in use: a Roll requests sheet
         with requests waiting and tracker sheets with lines to resolve, appended as
         ``desk-add`` appends them."""
-        from automation.desk.sheets import new_sheets, sheet_for
+        from automation.desk.sheets import sheet_for
+        from automation.desk.trackers import TRACKERS
         from automation.workbook.desk_sheets import ROLL_REQUESTS
         from automation.workbook.package import append_sheets
-        from automation.workbook.reader import Workbook
 
         self.desk.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(self.book, self.desk)
         shutil.copyfile(self.book.with_suffix(".key"), self.desk.with_suffix(".key"))
         requests = [[f"R{i}", "bf.escape" if i % 2 else "house.fire", None, None, "benchmark", "T1", "Umpire", None]
                     for i in range(DESK_REQUESTS)]
-        sheets = [sheet_for(ROLL_REQUESTS, requests)] + new_sheets(Workbook(self.desk), list(TRACKERS))
+        fires = [["Start check", 1 + i // 5, f"BUS {i}", "wooden_buildings", None] for i in range(FIRE_LINES)]
+        sheets = [sheet_for(ROLL_REQUESTS, requests), sheet_for(TRACKERS["fire"].kind, fires)]
         append_sheets(self.desk, sheets, batch="Desk sheets")
 
     def fresh(self, src: Path, name: str) -> Path:

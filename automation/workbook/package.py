@@ -67,6 +67,7 @@ from automation.errors import UsageError, WorkbookError, WorkbookFileError
 from automation.workbook import undo_refs
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix, writing
+from automation.workbook.xmlparts import check_well_formed
 from automation.workbook.zipraw import MAX_FILE, RawZip, parse_zip, write_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
@@ -126,6 +127,8 @@ class _Package:
         self.gate = Gate(path, data)  # the same gate as every reader: nothing hostile reaches the parsers below
         self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
+        self._rels: dict[str, list[_Rel]] = {}  # by part: the parsed documents are never changed in place
+        self._sheets: list[_Sheet] | None = None
         types = self.zip.get("[Content_Types].xml")
         main = next((r.target for r in self.rels("") if r.type.endswith("/officeDocument") and r.target), None)
         member = self.zip.get(main or "xl/workbook.xml")
@@ -146,6 +149,11 @@ class _Package:
         return self._docs[part]
 
     def rels(self, part: str) -> list[_Rel]:
+        if part not in self._rels:
+            self._rels[part] = self._read_rels(part)
+        return self._rels[part]
+
+    def _read_rels(self, part: str) -> list[_Rel]:
         member = self.zip.get(rels_name(part))
         out = []
         for node in self.doc(member.name).root.children if member else ():
@@ -160,6 +168,11 @@ class _Package:
         return out
 
     def sheets(self) -> list[_Sheet]:
+        if self._sheets is None:
+            self._sheets = self._read_sheets()
+        return list(self._sheets)
+
+    def _read_sheets(self) -> list[_Sheet]:
         rels = {r.id: r for r in self.rels(self.wb_part)}
         out = []
         for i, node in enumerate(self.wb.root.find("sheets").findall("sheet")):  # type: ignore[union-attr]
@@ -239,11 +252,13 @@ def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict
             removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
     """Write the new package to a temporary file beside the workbook (streamed:
     untouched members are copied raw), check it reads back, and move it over
-    the workbook. The parts edited as text are parsed once more; the new sheets
-    come from XlsxWriter and are not parsed again."""
+    the workbook. The parts edited as text are checked to be well-formed XML
+    once more (by expat, without building a tree: they are edits of parts the
+    gate and the parser accepted); the new sheets come from XlsxWriter and are
+    not parsed again."""
     for name, data in replaced.items():
         if name.lower().endswith((".xml", ".rels")):
-            parse_xml(data, name)
+            check_well_formed(data, name)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)

@@ -2,9 +2,9 @@
 
 It keeps every byte it is not asked to change, so namespaces, prefixes,
 ``mc:Ignorable``, ``extLst`` and formatting survive (docProps/app.xml's sheet
-titles included). Every part is first parsed with defusedxml (no DTD, no
-entities) and the tokenizer's element list is checked against that parse before
-any edit is made.
+titles included). Every part is first parsed with expat, a document type (and
+so any entity) refused, and the tokenizer's element list is checked against
+that parse before any edit is made.
 """
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
-
-from defusedxml import DefusedXmlException
-from defusedxml import ElementTree as SafeET
+from xml.parsers import expat
 
 from automation.errors import WorkbookFileError
 
@@ -63,6 +61,8 @@ class XNode:
         return self.qname.rpartition(":")[0]
 
     def attr(self, local: str, ns: str = "") -> str | None:
+        if not ns:  # an attribute in no namespace is never prefixed (a prefix cannot be bound to no namespace)
+            return self.attrs.get(local)
         for qname, value in self.attrs.items():
             prefix, _, name = qname.rpartition(":")
             if name == local and prefix != "xmlns" and (self.nsmap.get(prefix) == ns if prefix else not ns):
@@ -123,16 +123,33 @@ class _Frame:
                      self.start, self.inner_start, inner_end, end, tuple(self.children))
 
 
+def _element_names(data: bytes, part: str) -> list[str]:
+    """Every element's expanded name ("namespace local", or local), in document
+    order, as expat reads ``data``; a document type declaration (and with it
+    any entity) is refused."""
+    names: list[str] = []
+    parser = expat.ParserCreate(namespace_separator=" ")
+
+    def refuse(*_: object) -> None:
+        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.StartElementHandler = lambda name, _attrs: names.append(name)
+    parser.Parse(data, True)
+    return names
+
+
 def parse_xml(data: bytes, part: str) -> XmlDoc:
-    """Parse one XML part safely (defusedxml) and locate every element in its text."""
+    """Parse one XML part safely (expat: no document type, so no entities) and
+    locate every element in its text."""
     encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
         "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
     declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
     if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
         raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
     try:
-        tree, text = SafeET.fromstring(data, forbid_dtd=True), data.decode(encoding)
-    except (SafeET.ParseError, DefusedXmlException, UnicodeError, LookupError, ValueError) as exc:
+        tags, text = _element_names(data, part), data.decode(encoding)
+    except (expat.ExpatError, UnicodeError, LookupError, ValueError) as exc:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
     stack: list[_Frame] = []
     order: list[str] = []
@@ -155,7 +172,7 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
             if prefix and prefix not in nsmap:
                 raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
             frame = _Frame(qname, nsmap.get(prefix, ""), attrs, nsmap, m.start(), m.end())
-            order.append(f"{{{frame.ns}}}{local}" if frame.ns else local)
+            order.append(f"{frame.ns} {local}" if frame.ns else local)
             if not m.group(4):
                 stack.append(frame)
                 continue
@@ -164,9 +181,24 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
             stack[-1].children.append(node)
         else:
             root = node
-    if root is None or stack or order != [el.tag for el in tree.iter()]:
+    if root is None or stack or order != tags:
         raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
     return XmlDoc(part, text, encoding, root)
+
+
+def check_well_formed(data: bytes, part: str) -> None:
+    """Check that ``data`` is well-formed XML without a document type (expat,
+    no tree built): for parts this program edited as text."""
+    parser = expat.ParserCreate()
+
+    def refuse(*_: object) -> None:
+        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:

@@ -18,7 +18,7 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     report = json.loads(run.stdout)
     assert report["dates"] == [1, 2] and report["stands"] == [40]
     rows = report["results"]["40"]
-    assert set(rows) == {"refit", "undo", "export", "import", "verify", "stats", "odds", "floor", "python",
+    assert set(rows) == {"refit", "undo", "export", "import", "verify", "stats", "desk", "trackers", "odds", "floor", "python",
                          "openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
     for row in rows.values():
         assert set(row["s"]) == {"1", "2"} and all(t > 0 for t in row["s"].values())
@@ -30,3 +30,8 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
 
     assert "Roster Dec 24" in sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
     assert "Spend Dec 24 German" in sheet_names(tmp_path / "s40_d1" / "work" / "import" / "campaign.xlsx")
+    # the desk copy's requests and tracker lines were resolved into new log sheets
+    desk = sheet_names(tmp_path / "s40_d2" / "work" / "desk" / "campaign.xlsx")
+    assert "Desk T1 1" in desk and "Roll requests" in desk
+    trackers = sheet_names(tmp_path / "s40_d2" / "work" / "trackers" / "campaign.xlsx")
+    assert "Fires log 1" in trackers, trackers[-8:]
