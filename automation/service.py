@@ -144,9 +144,8 @@ def undo(path: Path) -> list[str]:
     from automation.workbook.lock import writing
     from automation.workbook.package import remove_last_batch
 
-    with writing(path):
-        book = Workbook(path)  # refuse files that are not workbooks before touching anything
-        return remove_last_batch(Path(path), expected_digest=book.digest)
+    with writing(path):  # the package reader refuses files that are not workbooks before touching anything
+        return remove_last_batch(Path(path))
 
 
 def patch_placeholders(path: Path, values: dict[str, str]) -> None:

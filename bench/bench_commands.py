@@ -57,7 +57,9 @@ TIME = Path("/usr/bin/time")
 
 
 def run(argv: list[str], cwd: Path) -> dict[str, float]:
-    """Wall seconds and peak RSS (MB) of one child process; it must succeed.
+    """Wall seconds, CPU seconds (user + system, the child's and its own
+    children's: steadier than wall time on a busy machine) and peak RSS (MB) of
+    one child process; it must succeed.
     The peak comes from GNU time (``%M``): a child forked by this process
     directly would count this process's own pages until it execs."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -75,7 +77,7 @@ def run(argv: list[str], cwd: Path) -> dict[str, float]:
                 err.seek(0)
                 raise RuntimeError(f"{' '.join(map(str, argv))} exited {code}: {err.read().decode()[-2000:]}")
         rss_kb = float(rss_file.read_text().split()[-1]) if TIME.exists() else usage.ru_maxrss
-    return {"s": wall, "rss_mb": rss_kb / 1024}
+    return {"s": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": rss_kb / 1024}
 
 
 def musterroll(*args: object) -> list[str]:
@@ -254,11 +256,17 @@ def child_main(mode: str, path: str, sheets: list[str]) -> None:
 LOADS: list[float] = []  # the 1-minute load average at the end of each round
 
 
-def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log) -> dict[tuple[int, int, str], list]:
+def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log,
+            baseline_rounds: int | None = None) -> dict[tuple[int, int, str], list]:
+    """Every campaign and command once a round; the naive baselines (minutes
+    each on a long campaign) only in the first ``baseline_rounds`` rounds."""
     found: dict[tuple[int, int, str], list[dict[str, float]]] = {}
+    slow = {"openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
     for r in range(rounds):
         for c in campaigns:
             for w in what:
+                if w in slow and baseline_rounds is not None and r >= baseline_rounds:
+                    continue
                 found.setdefault((c.stands, c.done, w), []).append(run(c.argv(w), ROOT))
         LOADS.append(os.getloadavg()[0])
         log(f"round {r + 1}/{rounds} done; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -273,16 +281,21 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
             times = {d: statistics.median(x["s"] for x in found[(stands, d, w)]) for d in dates}
             rss = max(x["rss_mb"] for d in dates for x in found[(stands, d, w)])
             first, last = dates[0], dates[-1]
+            cpu = {d: statistics.median(x["cpu"] for x in found[(stands, d, w)]) for d in dates}
             rows[w] = {"s": {str(d): round(t, 3) for d, t in times.items()}, "peak_rss_mb": round(rss, 1),
                        "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
-                       "ratio_last_first": round(times[last] / times[first], 2)}
+                       "ratio_last_first": round(times[last] / times[first], 2),
+                       "cpu_s": {str(d): round(t, 3) for d, t in cpu.items()},
+                       "cpu_ratio_last_first": round(cpu[last] / max(cpu[first], 1e-3), 2)}
         last = str(dates[-1])
-        if {"refit", "floor", "openpyxl_save", "openpyxl_read_only", "pandas_calamine"} <= set(rows):
+        if {"refit", "floor"} <= set(rows):
             for d in map(str, dates):
                 rows["refit"][f"to_floor_{d}"] = round(rows["refit"]["s"][d] / rows["floor"]["s"][d], 2)
+                rows["refit"][f"cpu_to_floor_{d}"] = round(rows["refit"]["cpu_s"][d] / rows["floor"]["cpu_s"][d], 2)
             rows["refit"]["to_floor"] = rows["refit"][f"to_floor_{last}"]
             for b in ("openpyxl_save", "openpyxl_read_only", "pandas_calamine"):
-                rows["refit"][f"{b}_to_refit"] = round(rows[b]["s"][last] / rows["refit"]["s"][last], 2)
+                if b in rows:
+                    rows["refit"][f"{b}_to_refit"] = round(rows[b]["s"][last] / rows["refit"]["s"][last], 2)
         out[str(stands)] = rows
     return out
 
@@ -297,20 +310,27 @@ def text(report: dict[str, Any]) -> str:
              f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}; by round {m['load_by_round']}", ""]
     dates = report["dates"]
     for stands, rows in report["results"].items():
+        naive_rounds = report.get("baseline_rounds") or report["rounds"]
         lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
-                  f"{report['rounds']} rounds:", "",
-                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | peak RSS MB |",
-                  "|---|" + "---:|" * (len(dates) + 3)]
+                  f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
+                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | CPU s "
+                  + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
+                  "|---|" + "---:|" * (2 * len(dates) + 4)]
         for w, r in rows.items():
             lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
-                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
+                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | "
+                         + " | ".join(f"{r['cpu_s'][str(d)]:.3f}" for d in dates)
+                         + f" | {r['cpu_ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
         ref = rows.get("refit", {})
         if "to_floor" not in ref:
             continue
-        lines += ["refit to the floor at " + ", ".join(f"{d} dates {ref[f'to_floor_{d}']:.2f}x" for d in dates),
-                  "", f"refit at {dates[-1]} dates: {ref['to_floor']:.2f}x the floor; openpyxl load+add+save "
-                      f"{ref['openpyxl_save_to_refit']:.1f}x refit, openpyxl read-only "
-                      f"{ref['openpyxl_read_only_to_refit']:.1f}x, pandas+calamine {ref['pandas_calamine_to_refit']:.1f}x", ""]
+        lines += ["refit to the floor (wall; CPU) at " + ", ".join(
+                      f"{d} dates {ref[f'to_floor_{d}']:.2f}x; {ref[f'cpu_to_floor_{d}']:.2f}x" for d in dates), ""]
+        names = {"openpyxl_save": "openpyxl load+add+save", "openpyxl_read_only": "openpyxl read-only",
+                 "pandas_calamine": "pandas+calamine"}
+        naive = [f"{label} {ref[f'{b}_to_refit']:.1f}x refit" for b, label in names.items() if f"{b}_to_refit" in ref]
+        if naive:
+            lines += [f"at {dates[-1]} dates: " + ", ".join(naive), ""]
     return "\n".join(lines)
 
 
@@ -321,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--folder", type=Path, help="where the campaigns are built (kept, and used again by a later run "
                                                "with the same --stands and --dates); default a temporary folder")
+    p.add_argument("--baseline-rounds", type=int, help="run the naive baselines in only this many rounds")
     p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
@@ -343,8 +364,9 @@ def main(argv: list[str] | None = None) -> int:
             log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
         campaigns += kept or Campaign.grown(folder, stands, args.dates)
     what = tuple(args.only) if args.only else COMMANDS + BASELINES
-    found = measure(campaigns, args.rounds, what, log)
+    found = measure(campaigns, args.rounds, what, log, args.baseline_rounds)
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
+              "baseline_rounds": args.baseline_rounds,
               "results": summarise(found, args.stands, args.dates, what)}
     print(json.dumps(report, indent=1) if args.json else text(report))
     if not args.folder:

@@ -36,14 +36,14 @@ import posixpath
 import re
 import zipfile
 from dataclasses import dataclass
-from typing import Mapping, Sequence
-
-from xlsxwriter.format import Format
-from xlsxwriter.utility import xl_cell_to_rowcol, xl_rowcol_to_cell
-from xlsxwriter.workbook import Workbook
-from xlsxwriter.worksheet import Worksheet
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from automation.errors import UsageError, WorkbookFileError
+
+if TYPE_CHECKING:  # XlsxWriter is imported where sheets are rendered: undo never loads it
+    from xlsxwriter.format import Format
+    from xlsxwriter.workbook import Workbook
+    from xlsxwriter.worksheet import Worksheet
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.text import MAX_TEXT, check_calendar_date, utf16_len, write_text  # noqa: F401
 from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
@@ -148,6 +148,9 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     """Draw ``sheets`` into a new XlsxWriter workbook. Returns its bytes and the
     placeholder -> text map of strings to substitute (none: rich-text-shaped text
     is written as plain runs)."""
+    from xlsxwriter.utility import xl_rowcol_to_cell
+    from xlsxwriter.workbook import Workbook
+
     out = io.BytesIO()
     book = Workbook(out, {"constant_memory": True, "strings_to_numbers": False,
                           "strings_to_formulas": False, "strings_to_urls": False})
@@ -226,6 +229,8 @@ def _validation(ws: Worksheet, sheet: NewSheet, rule: ListValidation) -> None:
 
 
 def _chart(book: Workbook, ws: Worksheet, sheet: NewSheet, spec: LineChartSpec) -> None:
+    from xlsxwriter.utility import xl_cell_to_rowcol
+
     where = f"sheet {sheet.name!r}: chart"
     last, cat = _last(sheet.rows, spec.last_row, spec.first_row), spec.categories_column
     if not (1 <= spec.first_row <= last < len(sheet.rows)) or not spec.series_columns:
@@ -328,6 +333,8 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], sheets: Sequence[New
 
 
 def _rewrite_sheet(xml: str, placeholders: Mapping[str, str]) -> str:
+    from xlsxwriter.worksheet import Worksheet
+
     xml = re.sub(r'(<sheetView\b[^>]*?)\s+tabSelected="1"', r"\1", xml)
     for key, text in placeholders.items():
         space = ' xml:space="preserve"' if text != text.strip() else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 from xml.parsers import expat
 
@@ -108,21 +108,6 @@ _TOKEN = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<!.*?>"
 _ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
-@dataclass
-class _Frame:
-    qname: str
-    ns: str
-    attrs: dict[str, str]
-    nsmap: dict[str, str]
-    start: int
-    inner_start: int
-    children: list[XNode] = field(default_factory=list)
-
-    def close(self, inner_end: int, end: int) -> XNode:
-        return XNode(self.qname, self.ns, self.qname.rpartition(":")[2], self.attrs, self.nsmap,
-                     self.start, self.inner_start, inner_end, end, tuple(self.children))
-
-
 def _element_names(data: bytes, part: str) -> list[str]:
     """Every element's expanded name ("namespace local", or local), in document
     order, as expat reads ``data``; a document type declaration (and with it
@@ -151,34 +136,45 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
         tags, text = _element_names(data, part), data.decode(encoding)
     except (expat.ExpatError, UnicodeError, LookupError, ValueError) as exc:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
-    stack: list[_Frame] = []
+    # an open element: [qname, ns, local, attrs, nsmap, start, inner_start, children]
+    stack: list[list] = []
     order: list[str] = []
     root: XNode | None = None
+    top_nsmap = {"xml": XML_NS}
     for m in _TOKEN.finditer(text):
         qname = m.group(2)
         if qname is None:
             continue
+        start, end = m.span()
         if m.group(1):
-            if not stack or stack[-1].qname != qname:
-                raise WorkbookFileError(f"part {part}: unexpected </{qname}> at offset {m.start()}")
-            node = stack.pop().close(m.start(), m.end())
+            if not stack or stack[-1][0] != qname:
+                raise WorkbookFileError(f"part {part}: unexpected </{qname}> at offset {start}")
+            q, ns, local, attrs, nsmap, s0, inner, children = stack.pop()
+            node = XNode(q, ns, local, attrs, nsmap, s0, inner, start, end, tuple(children))
         else:
-            attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(m.group(3))}
-            declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
-            nsmap = stack[-1].nsmap if stack else {"xml": XML_NS}
-            if declared:  # shared with the parent unless the element declares namespaces of its own
-                nsmap = {**nsmap, **declared}
+            raw = m.group(3)
+            if not raw:
+                attrs = {}
+            elif "&" in raw:
+                attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(raw)}
+            else:
+                attrs = {k: a or b for k, a, b in _ATTR.findall(raw)}
+            nsmap = stack[-1][4] if stack else top_nsmap
+            if "xmlns" in raw:  # shared with the parent unless the element declares namespaces of its own
+                declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
+                if declared:
+                    nsmap = {**nsmap, **declared}
             prefix, _, local = qname.rpartition(":")
             if prefix and prefix not in nsmap:
                 raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
-            frame = _Frame(qname, nsmap.get(prefix, ""), attrs, nsmap, m.start(), m.end())
-            order.append(f"{frame.ns} {local}" if frame.ns else local)
+            ns = nsmap.get(prefix, "")
+            order.append(f"{ns} {local}" if ns else local)
             if not m.group(4):
-                stack.append(frame)
+                stack.append([qname, ns, local, attrs, nsmap, start, end, []])
                 continue
-            node = frame.close(m.end(), m.end())
+            node = XNode(qname, ns, local, attrs, nsmap, start, end, end, end, ())
         if stack:
-            stack[-1].children.append(node)
+            stack[-1][7].append(node)
         else:
             root = node
     if root is None or stack or order != tags:
