@@ -20,7 +20,6 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from automation.engine.dice import CampaignKey
 from automation.errors import MusterrollError, WorkbookFileError
@@ -158,6 +157,8 @@ def record_contributions(book: Path, material: KeyMaterial) -> None:
         part = target.lstrip("/") if target.startswith("/") else "xl/" + target
         xml = src.read(part).decode("utf-8")
         last = max((int(n) for n in re.findall(r'<row r="(\d+)"', xml)), default=0)
+        from xml.sax.saxutils import escape  # here: it loads urllib, http and ssl, which no other command needs
+
         added = []
         for offset, values in enumerate(rows, start=1):
             r = last + offset
