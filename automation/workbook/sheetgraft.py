@@ -148,7 +148,6 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     """Draw ``sheets`` into a new XlsxWriter workbook. Returns its bytes and the
     placeholder -> text map of strings to substitute (none: rich-text-shaped text
     is written as plain runs)."""
-    from xlsxwriter.utility import xl_rowcol_to_cell
     from xlsxwriter.workbook import Workbook
 
     out = io.BytesIO()
@@ -179,7 +178,8 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
                     raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
                 for c, value in enumerate(row):
                     style = "@" if c in codes else "left" if c in wide else None
-                    _write(ws, f"{sheet.name}!{xl_rowcol_to_cell(r, c)}", r, c, value, formats, run, style)
+                    if value is not None:
+                        _write(ws, CellAt(sheet.name, r, c), r, c, value, formats, run, style)
             for rule in sheet.validations:
                 _validation(ws, sheet, rule)
             if sheet.chart is not None:
@@ -189,7 +189,21 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     return out.getvalue(), {}
 
 
-def _write(ws: Worksheet, where: str, r: int, c: int, value: object,
+@dataclass(frozen=True, slots=True)
+class CellAt:
+    """Sheet!Cell of a cell being written, spelled out only when a message names it."""
+
+    sheet: str
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        from xlsxwriter.utility import xl_rowcol_to_cell
+
+        return f"{self.sheet}!{xl_rowcol_to_cell(self.row, self.col)}"
+
+
+def _write(ws: Worksheet, where: CellAt | str, r: int, c: int, value: object,
            formats: Mapping[tuple[bool, str | None], Format | None], run: Format, style: str | None = None) -> None:
     head = r == 0
     if value is None:

@@ -31,8 +31,8 @@ def utf16_len(text: str) -> int:
 def cell_text(value: str, where: str) -> str:
     """``value`` as a cell can hold it; ``where`` (Sheet!Cell) names the cell
     in the message when it cannot."""
-    text = _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
-    if utf16_len(text) > MAX_TEXT:
+    text = _SURROGATE.sub("\ufffd", value) if not value.isascii() and _SURROGATE.search(value) else value
+    if len(text) > MAX_TEXT // 2 and utf16_len(text) > MAX_TEXT:  # a code unit or two per character
         raise UsageError(f"{where}: a text of {utf16_len(text):,} characters; a cell holds at most {MAX_TEXT:,}: "
                          "shorten it")
     return text
