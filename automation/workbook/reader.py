@@ -461,6 +461,8 @@ def validate_each(
     problems: list[CellProblem] = []
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
+    plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "")
+            for c in kind.columns]  # each column's position and letter, worked out once for the sheet
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
         cells_present = [v for v in raw_row if not (v is None or (isinstance(v, str) and not v.strip()))]
         if not cells_present:
@@ -468,12 +470,11 @@ def validate_each(
         values: dict[str, Any] = {}
         cells: dict[str, str] = {}
         found: list[CellProblem] = []
-        for c in kind.columns:
-            col = positions.get(c.name)
+        for c, col, letter in plan:
             if col is None:  # an optional column left out: blank
                 values[c.name] = None
                 continue
-            ref = cell_ref(col, r)
+            ref = f"{letter}{r}"
             cells[c.name] = ref
             value = raw_row[col] if col < len(raw_row) else None
             converted, message = convert(c, value, lists)
