@@ -184,8 +184,8 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
 
 def check_well_formed(data: bytes, part: str) -> None:
     """Check that ``data`` is well-formed XML without a document type (expat,
-    no tree built): for parts this program edited as text."""
-    parser = expat.ParserCreate()
+    no tree built, every prefix bound): for parts this program edited as text."""
+    parser = expat.ParserCreate(namespace_separator=" ")
 
     def refuse(*_: object) -> None:
         raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")

@@ -1,0 +1,101 @@
+"""The package's XML toolkit after its speed work: the one parse still finds
+every element as a real parser does, refuses a document type, the check of
+edited parts refuses what is not well-formed, the byte comparison before the
+rename notices a change, and undo and the key module load nothing they do
+not use."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from automation.errors import WorkbookFileError
+from automation.workbook.package import _same_bytes
+from automation.workbook.xmlparts import XNode, check_well_formed, parse_xml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PART = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+        b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+        b'xmlns:mc="urn:mc" mc:Ignorable="x"><sheets>'
+        b'<sheet name="A &amp; B" sheetId="1" r:id="rId1"/>'
+        b"<sheet name='Fish &lt;Chips&gt;' sheetId='2' r:id='rId2' state=\"hidden\"/>"
+        b'<sheet name="" sheetId="3" r:id="rId3"></sheet></sheets>'
+        b'<definedNames><definedName name="_mr_batch_0001" hidden="1">{"Refit 1","3|x &gt; y"}</definedName>'
+        b'</definedNames><x:ext xmlns:x="urn:other" x:v="1"><!-- a <comment/> --><![CDATA[<not/>]]></x:ext>'
+        b'</workbook>')
+
+
+def _walk(node: XNode) -> list[XNode]:
+    return [node] + [n for c in node.children for n in _walk(c)]
+
+
+def test_every_element_is_found_with_its_namespace_and_attributes_as_elementtree_reads_them() -> None:
+    doc = parse_xml(PART, "xl/workbook.xml")
+    ours = _walk(doc.root)
+    theirs = list(ET.fromstring(PART).iter())
+    assert [f"{{{n.ns}}}{n.local}" if n.ns else n.local for n in ours] == [e.tag for e in theirs]
+    for node, element in zip(ours, theirs):
+        plain = {k: v for k, v in node.attrs.items() if ":" not in k and k != "xmlns"}
+        assert plain == {k: v for k, v in element.attrib.items() if not k.startswith("{")}
+    sheets = doc.root.find("sheets")
+    assert sheets is not None
+    assert [s.get("name") for s in sheets.children] == ["A & B", "Fish <Chips>", ""]
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    assert [s.attr("id", rel) for s in sheets.children] == ["rId1", "rId2", "rId3"]
+    assert sheets.children[1].attr("state") == "hidden" and sheets.children[0].attr("state") is None
+    # positions: each element's text is where the node says it is
+    assert doc.text[sheets.children[0].start:sheets.children[0].end] == \
+        '<sheet name="A &amp; B" sheetId="1" r:id="rId1"/>'
+    names = doc.root.find("definedNames").children[0]  # type: ignore[union-attr]
+    assert doc.inner_text(names) == '{"Refit 1","3|x > y"}'
+
+
+@pytest.mark.parametrize("bad", [
+    b'<!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><w>&b;</w>',
+    b'<!DOCTYPE w SYSTEM "http://example.com/w.dtd"><w/>',
+])
+def test_a_document_type_is_refused_by_the_parse_and_by_the_check(bad: bytes) -> None:
+    with pytest.raises(WorkbookFileError, match="document type"):
+        parse_xml(bad, "xl/workbook.xml")
+    with pytest.raises(WorkbookFileError, match="document type"):
+        check_well_formed(bad, "xl/workbook.xml")
+
+
+@pytest.mark.parametrize("bad", [b"<w><a></w>", b"<w>&nope;</w>", b"<p:w/>", b"<w/><w/>", b""])
+def test_what_is_not_well_formed_is_refused_naming_the_part(bad: bytes) -> None:
+    with pytest.raises(WorkbookFileError, match=r"xl/workbook\.xml"):
+        check_well_formed(bad, "xl/workbook.xml")
+    with pytest.raises(WorkbookFileError, match=r"xl/workbook\.xml"):
+        parse_xml(bad, "xl/workbook.xml")
+    check_well_formed(PART, "xl/workbook.xml")  # and the good part passes
+
+
+def test_the_comparison_before_the_rename_notices_any_change(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 9000  # a little over 2 MB: several chunks
+    book = tmp_path / "b.xlsx"
+    book.write_bytes(data)
+    assert _same_bytes(book, data)
+    changed = bytearray(data)
+    changed[len(data) - 5] ^= 1  # same length, one bit in the last chunk
+    book.write_bytes(bytes(changed))
+    assert not _same_bytes(book, data)
+    book.write_bytes(data + b"x")
+    assert not _same_bytes(book, data)
+    book.write_bytes(data[:-1])
+    assert not _same_bytes(book, data)
+    book.write_bytes(b"")
+    assert _same_bytes(book, b"") and not _same_bytes(book, data)
+
+
+def test_undo_and_the_key_module_load_no_renderer_and_no_network_modules() -> None:
+    code = ("import sys; import automation.keys, automation.service, automation.workbook.package; "
+            "print(sorted(m for m in ('xlsxwriter', 'ssl', 'http.client', 'urllib.request', 'openpyxl') "
+            "if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
