@@ -30,6 +30,7 @@ from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
+from automation.pbem.carry import Carried
 from automation.pbem.export import (
     Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
 )
@@ -208,20 +209,21 @@ class ABtFView:
         return system_from_workbook(book, system_of(book, campaign_settings(book))).charts["abtf.fortification_purchase"]
 
     # ---------------------------------------------------------------- what the side may see
-    def side_sheets(self, book: Any, planned: Planned | None, side: str) -> list[OutSheet]:
-        kinds = system_kinds(self.system_id).values()
-        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, kinds)
+    def side_sheets(self, book: Any, planned: Planned | None, side: str,
+                    carried: Carried | None = None) -> list[OutSheet]:
+        kinds = list(system_kinds(self.system_id).values())
+        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, kinds, carried)
         chart = RG_CHARTS.get(side)
-        if chart is not None and campaign_kind(book, chart.title, kinds) is not None:
+        if chart is not None and campaign_kind(book, chart.title, kinds, None, carried) is not None:
             sheets.append(OutSheet(chart.title, trim(project(chart, book.raw(chart.title))), tab="settings"))
-        enemy = self.enemy_roster(book, side)
+        enemy = self.enemy_roster(book, side, carried)
         return sheets + ([enemy] if enemy is not None else [])
 
-    def enemy_roster(self, book: Any, side: str) -> OutSheet | None:
+    def enemy_roster(self, book: Any, side: str, carried: Carried | None = None) -> OutSheet | None:
         """The enemy's lines of the latest CG Roster, only the columns known to both."""
         kinds, dates = K.KINDS, campaign_dates(book)
         latest = [n for n in book.sheet_names
-                  if (k := campaign_kind(book, n, kinds, dates)) is not None and k.id == K.CG_ROSTER.id]
+                  if (k := campaign_kind(book, n, kinds, dates, carried)) is not None and k.id == K.CG_ROSTER.id]
         if not latest:
             return None
         rows = book.raw(latest[-1])
@@ -234,31 +236,34 @@ class ABtFView:
                 out.append([h.get(r, c) for c in KNOWN_TO_BOTH])
         return OutSheet(ENEMY_ROSTER, trim(out), tab="ledger")
 
-    def unit_ids(self, book: Any, planned: Planned | None) -> dict[str, set[str]]:
-        """Every unit ID each side has had, from every Units and End sheet and the refit in memory."""
+    def unit_ids(self, book: Any, planned: Planned | None, carried: Carried | None = None) -> dict[str, set[str]]:
+        """Every unit ID each side has had, from every Units and End sheet (each
+        sheet's IDs carried once read, see :mod:`automation.pbem.carry`) and the
+        refit in memory."""
         ids: dict[str, set[str]] = {}
         for name in book.sheet_names:
             kind = abtf_kind(name)
             if kind is None or kind.id not in (K.UNITS.id, K.END.id):
                 continue
-            rows = book.raw(name)
-            h = Header.of(rows[0]) if rows else Header({})
-            for r in rows[1:]:
-                if h.get(r, "Unit"):
-                    ids.setdefault(str(h.get(r, "Side") or ""), set()).add(str(h.get(r, "Unit")))
+            found = (sheet_unit_ids(book, name) if carried is None
+                     else carried.get("unit ids", name, lambda: sheet_unit_ids(book, name)))
+            for side, listed in found.items():
+                ids.setdefault(side, set()).update(listed)
         if planned is not None:
             units = list(planned.run.state.units) + list(planned.inputs.end_units or ())
             for u in units:
                 ids.setdefault(u.side, set()).add(u.id)
         return ids
 
-    def secret_names(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
-        ids = self.unit_ids(book, planned)
+    def secret_names(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
+                     carried: Carried | None = None) -> dict[str, str]:
+        ids = self.unit_ids(book, planned, carried)
         own = ids.get(side, set())
         return {n: alias(key, n) for other, found in ids.items() if other != side for n in found if n not in own}
 
-    def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
-        return {a: n for n, a in self.secret_names(book, planned, side, key).items()}
+    def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
+                carried: Carried | None = None) -> dict[str, str]:
+        return {a: n for n, a in self.secret_names(book, planned, side, key, carried).items()}
 
     def placeholder(self, sheet: str) -> list[list[Any]]:
         """The other side's sheet while one side's is checked: no orders, no purchases."""
@@ -282,6 +287,17 @@ class ABtFView:
         elif record is not None and idle is not None and record.idle_chits < idle:
             chit = "Idle"
         return rows + [["Chit", chit]]
+
+
+def sheet_unit_ids(book: Any, name: str) -> dict[str, list[str]]:
+    """Side -> the unit IDs a Units or End sheet lists, first seen first."""
+    rows = book.raw(name)
+    h = Header.of(rows[0]) if rows else Header({})
+    ids: dict[str, dict[str, None]] = {}
+    for r in rows[1:]:
+        if h.get(r, "Unit"):
+            ids.setdefault(str(h.get(r, "Side") or ""), {})[str(h.get(r, "Unit"))] = None
+    return {side: list(found) for side, found in ids.items()}
 
 
 __all__ = ["ABtFView", "abtf_kind"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
+from automation.pbem.carry import Carried
 from automation.pbem.export import (
     Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
     visible_rows,
@@ -163,53 +164,67 @@ class BattlefrontView:
                 OutSheet(CHOICES, choices, tab="settings", widths=[24, 70])]
 
     # ---------------------------------------------------------------- what the side may see
-    def side_sheets(self, book: Any, planned: Planned | None, side: str) -> list[OutSheet]:
-        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, system_kinds(self.system_id).values())
-        return sheets + [self.purchase_record(book, side)]
+    def side_sheets(self, book: Any, planned: Planned | None, side: str,
+                    carried: Carried | None = None) -> list[OutSheet]:
+        sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, system_kinds(self.system_id).values(),
+                             carried)
+        return sheets + [self.purchase_record(book, side, carried)]
 
-    def purchase_record(self, book: Any, side: str) -> OutSheet:
-        """Each ledger's purchase lines and RG counts of the side, date by date."""
+    def purchase_record(self, book: Any, side: str, carried: Carried | None = None) -> OutSheet:
+        """Each ledger's purchase lines and RG counts of the side, date by date
+        (a ledger's lines carried once taken, see :mod:`automation.pbem.carry`)."""
         rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
         kinds, dates = system_kinds(self.system_id).values(), campaign_dates(book)
         for name in book.sheet_names:
             kind = kind_of(name, kinds)
-            if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates) is None:
+            if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates, carried) is None:
                 continue
-            raw = visible_rows(side_rows(book.raw(name), side), side)
-            h = Header.of(raw[0])
-            date = name_parts(kind, name).get("date", "")
-            for r in raw[1:]:
-                entry = str(h.get(r, "Entry") or "")
-                if h.get(r, "Account") == "RG" or entry.startswith(("Purchase", "FPP from", "Additional CPP")):
-                    rows.append([date, h.get(r, "Account"), entry, h.get(r, "Amount"), h.get(r, "Balance"), h.get(r, "Rule")])
+            if carried is None:
+                rows += self.purchase_lines(book, name, kind, side)
+            else:
+                rows += carried.get(f"purchases:{side}", name, lambda: self.purchase_lines(book, name, kind, side))
         return OutSheet("Purchase record", trim(rows), tab="ledger", widths=[10, 9, 40, 8, 8, 10])
 
-    def stand_names(self, book: Any, planned: Planned | None) -> dict[str, set[str]]:
-        """Every stand and ME name each side has had, from every roster."""
+    @staticmethod
+    def purchase_lines(book: Any, name: str, kind: Any, side: str) -> list[list[Any]]:
+        """The side's purchase and RG lines of ledger ``name``."""
+        raw = visible_rows(side_rows(book.raw(name), side), side)
+        h = Header.of(raw[0])
+        date = name_parts(kind, name).get("date", "")
+        lines = []
+        for r in raw[1:]:
+            entry = str(h.get(r, "Entry") or "")
+            if h.get(r, "Account") == "RG" or entry.startswith(("Purchase", "FPP from", "Additional CPP")):
+                lines.append([date, h.get(r, "Account"), entry, h.get(r, "Amount"), h.get(r, "Balance"), h.get(r, "Rule")])
+        return lines
+
+    def stand_names(self, book: Any, planned: Planned | None, carried: Carried | None = None) -> dict[str, set[str]]:
+        """Every stand and ME name each side has had, from every roster (each
+        roster's names carried once read: removed stands stay secret without
+        reading every roster again, see :mod:`automation.pbem.carry`)."""
         names: dict[str, set[str]] = {}
         for name in book.sheet_names:
             kind = kind_of(name)
             if kind is None or kind.id != K.ROSTER.id:
                 continue
-            rows = book.raw(name)
-            h = Header.of(rows[0]) if rows else Header({})
-            for r in rows[1:]:
-                side = str(h.get(r, "Side") or "")
-                for column in ("Stand", "ME"):
-                    if h.get(r, column):
-                        names.setdefault(side, set()).add(str(h.get(r, column)))
+            found = (roster_names(book, name) if carried is None
+                     else carried.get("roster names", name, lambda: roster_names(book, name)))
+            for side, listed in found.items():
+                names.setdefault(side, set()).update(listed)
         if planned is not None:
             for s in planned.run.state.roster.stands:
                 names.setdefault(s.side, set()).update((s.id, s.me))
         return names
 
-    def secret_names(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
-        names = self.stand_names(book, planned)
+    def secret_names(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
+                     carried: Carried | None = None) -> dict[str, str]:
+        names = self.stand_names(book, planned, carried)
         own = names.get(side, set())
         return {n: alias(key, n) for other, found in names.items() if other != side for n in found if n not in own}
 
-    def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey) -> dict[str, str]:
-        return {a: n for n, a in self.secret_names(book, planned, side, key).items()}
+    def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
+                carried: Carried | None = None) -> dict[str, str]:
+        return {a: n for n, a in self.secret_names(book, planned, side, key, carried).items()}
 
     def placeholder(self, sheet: str) -> list[list[Any]]:
         """The other side's orders while only one side's are checked (posture
@@ -220,6 +235,19 @@ class BattlefrontView:
         if kind is not None and kind.id == K.FORCES.id:
             return [K.FORCES.header]
         return [K.SPEND.header]
+
+
+def roster_names(book: Any, name: str) -> dict[str, list[str]]:
+    """Side -> the stand and ME names roster ``name`` lists, first seen first."""
+    rows = book.raw(name)
+    h = Header.of(rows[0]) if rows else Header({})
+    names: dict[str, dict[str, None]] = {}
+    for r in rows[1:]:
+        side = str(h.get(r, "Side") or "")
+        for column in ("Stand", "ME"):
+            if h.get(r, column):
+                names.setdefault(side, {})[str(h.get(r, column))] = None
+    return {side: list(found) for side, found in names.items()}
 
 
 __all__ = ["BattlefrontView", "Decision", "side_rows", "visible_rows"]

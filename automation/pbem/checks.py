@@ -90,21 +90,36 @@ def check_contributions(book, key_data, contributions: tuple[str, ...]) -> list[
 
 
 def campaign_stats(path: Path):
+    """The campaign's dice statistics: the totals the last sealed report carries
+    with the rolls of the reports after it (:func:`automation.audit.chain.history`),
+    so only the sheets newer than the carried point are read; the rolls left out
+    (unreadable) are listed report by report, each report's list carried once
+    found (:mod:`automation.pbem.carry`). The same result as counting every
+    roll of every report (:func:`automation.pbem.stats.collect`)."""
     from automation.audit import workbook_system
+    from automation.audit.chain import history
+    from automation.audit.desk import check_desk
     from automation.pbem import guard
+    from automation.pbem.carry import Carried
     from automation.pbem.reports import is_report, roll_rows
-    from automation.pbem.stats import collect
+    from automation.pbem.stats import Tally
 
     book = guard.open_book(path)
-    _, system = workbook_system(book)
-    rolls = []
-    for name in book.sheet_names:
-        if is_report(name):
-            rows = book.raw(name)
-            if rows and is_report(name, rows[0]):
-                rolls += roll_rows(name, rows)
-    from automation.audit.desk import check_desk
+    settings, system = workbook_system(book)
+    if any(is_report(n) for n in book.sheet_names):
+        found = history(book, str(settings.get("Key commitment") or ""), system).tally.stats()
+    else:
+        found = Tally().stats()  # no report yet: nothing else is read
+    carried = Carried.of(book, system.id)
 
-    found = collect(rolls, system)
+    def left_out(name: str) -> list[str]:
+        rows = book.raw(name)
+        if not rows or not is_report(name, rows[0]):
+            return []
+        return Tally().add(roll_rows(name, rows), system).unreadable
+
+    found.unreadable = [where for name in book.sheet_names if is_report(name)
+                        for where in carried.get("left out", name, lambda: left_out(name))]
+    carried.save()
     found.physical = check_desk(book, None).physical  # marked apart: never counted as keyed rolls
     return found

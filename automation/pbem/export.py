@@ -31,7 +31,8 @@ from typing import Any
 
 from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
-from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts
+from automation.pbem.carry import Carried
+from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts, sheet_kinds
 from automation.pbem.xlsx import OutSheet
 from automation.workbook.reader import header_row, norm
 from automation.workbook.schema import SheetKind
@@ -142,11 +143,18 @@ def header_fits(kind: SheetKind, header: Sequence[Any]) -> bool:
 
 
 def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None,
-                  dates: set[str] | None = None) -> SheetKind | None:
+                  dates: set[str] | None = None, carried: Carried | None = None) -> SheetKind | None:
     """The kind of a campaign sheet: its name fits a kind (a dated kind: with a
     date of the campaign) AND its header holds the kind's columns. Any other
     sheet is the umpire's own (``Umpire notes``, ``Results draft``, ``Refit
-    notes 1``): None."""
+    notes 1``): None. With ``carried``, a sheet unchanged since an earlier run
+    is not read again (:mod:`automation.pbem.carry`)."""
+    if carried is not None:
+        kinds = list(kinds) if kinds is not None else list(sheet_kinds())
+        by_id = {k.id: k for k in kinds}
+        found = carried.get("kind:" + ",".join(sorted(by_id)), name,
+                            lambda: getattr(campaign_kind(book, name, kinds, dates), "id", None))
+        return by_id.get(found) if found else None
     kind = kind_of(name, kinds)
     if kind is None:
         return None
@@ -171,18 +179,21 @@ def project(kind: SheetKind, rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
 
 
 def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
-                private: Iterable[str] = (), kinds: Iterable[SheetKind] | None = None) -> list[OutSheet]:
+                private: Iterable[str] = (), kinds: Iterable[SheetKind] | None = None,
+                carried: Carried | None = None) -> list[OutSheet]:
     """The master's campaign sheets (see :func:`campaign_kind`) as ``side`` may
     see them (see the module's rules), each rebuilt from its documented columns
-    only; kinds in ``private`` stay with the umpire whatever their columns."""
+    only; kinds in ``private`` stay with the umpire whatever their columns.
+    With ``carried``, what a sheet unchanged since an earlier run gave is
+    taken as it was (the latest sheet of a ``latest_only`` kind is read)."""
     public, latest_only, private = set(public), set(latest_only), set(private)
     kinds = list(kinds) if kinds is not None else None
     dates = campaign_dates(book)
     named = [(name, kind_of(name, kinds)) for name in book.sheet_names]
     named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]
 
-    def fits(name: str) -> bool:  # reads the sheet: only for a sheet that may go out
-        return campaign_kind(book, name, kinds, dates) is not None
+    def fits(name: str) -> bool:  # reads the sheet (unless carried): only for a sheet that may go out
+        return campaign_kind(book, name, kinds, dates, carried) is not None
 
     last: dict[str, str] = {}
     for name, kind in reversed(named):
@@ -198,22 +209,32 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
             continue
         if kind.id not in latest_only and not fits(name):
             continue
-        rows = project(kind, book.raw(name))
-        header = Header.of(rows[0])
-        if kind.per_side:
-            if name_parts(kind, name, (side,)).get("side") != side:
-                continue
-            kept = rows
-        elif "Visible to" in header.positions:
-            kept = visible_rows(rows, side)
-        elif "Side" in header.positions and kind.id not in public:
-            kept = side_rows(rows, side)
-        elif kind.id in public:
-            kept = rows
+        if carried is None or kind.id in latest_only:
+            kept = side_view(book, name, kind, side, public)
         else:
-            continue
-        out.append(OutSheet(name, trim(kept), tab=tab.get(kind.tab, kind.tab)))
+            kept = carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
+        if kept is not None:
+            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab)))
     return out
+
+
+def side_view(book: Any, name: str, kind: SheetKind, side: str, public: set[str]) -> list[list[Any]] | None:
+    """Sheet ``name`` (of ``kind``) as ``side`` may see it, trimmed; None: not at all."""
+    rows = project(kind, book.raw(name))
+    header = Header.of(rows[0])
+    if kind.per_side:
+        if name_parts(kind, name, (side,)).get("side") != side:
+            return None
+        kept = rows
+    elif "Visible to" in header.positions:
+        kept = visible_rows(rows, side)
+    elif "Side" in header.positions and kind.id not in public:
+        kept = side_rows(rows, side)
+    elif kind.id in public:
+        kept = rows
+    else:
+        return None
+    return trim(kept)
 
 
 # ------------------------------------------------------------------ scrubbing
@@ -337,8 +358,10 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     sheets = [info_sheet(settings, side, date, decision, balances, code)]
     if decision.sheet and planned is not None:
         sheets += view.orders_sheets(book, planned, side, decision, balances, key)
-    sheets += view.side_sheets(book, planned, side)
-    secret = view.secret_names(book, planned, side, key)
+    carried = Carried.of(book, sorted(campaign_dates(book)))
+    sheets += view.side_sheets(book, planned, side, carried)
+    secret = view.secret_names(book, planned, side, key, carried)
+    carried.save()
     sheets = scrub(sheets, secret)
     sheets.append(dice_audit(sheets, key, commitment, side))
     return SideExport(side, sheets, decision, scrubber(secret))

@@ -131,4 +131,5 @@ def open_book(path: Path, password: str | None = None, limits: Limits = MASTER) 
         plain.write_bytes(data)
         book = Workbook(plain, data, limits)
     book.path = path
+    book.decrypted = True  # nothing derived from it is kept beside the file (automation.pbem.carry)
     return book

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError, listed
-from automation.pbem.export import INFO_SHEET, return_code
+from automation.pbem.carry import Carried
+from automation.pbem.export import INFO_SHEET, campaign_dates, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.workbook.reader import header_row, match_name
 from automation.workbook.schema import system_kinds
@@ -221,9 +222,12 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     body = raw[header_row(raw, kind):] if raw else []  # a form's lines above its header are not orders
     h = Header.of(body[0]) if body else Header({})
     columns = getattr(view, "alias_columns", ("Subject",))
-    masked = Masked(view.secret_names(book, planned_now, side, key))
+    carried = Carried.of(book, sorted(campaign_dates(book)))
+    secret = view.secret_names(book, planned_now, side, key, carried)
+    carried.save()
+    masked = Masked(secret)
     masked.rows(body, h, columns)
-    unalias(body, h, view.unalias(book, planned_now, side, key), columns)
+    unalias(body, h, {a: n for n, a in secret.items()}, columns)
     extra = {sheet: raw}
     for s in sides:
         other = kind.name_for(date=date, side=s)

@@ -58,7 +58,7 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
     import xlsxwriter
 
     book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_urls": False,
-                                           "strings_to_numbers": False})
+                                           "strings_to_numbers": False, "in_memory": True})
     book.set_properties({"title": "", "subject": "", "author": "", "manager": "", "company": "", "category": "",
                          "keywords": "", "comments": "", "status": "", "created": NEUTRAL_DATE})
     styles = {
@@ -90,7 +90,7 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
                 for c, value in enumerate(row):
                     style = "head" if r == 0 else "text" if c in codes else \
                         "left" if c < len(widths) and widths[c] >= WIDE_COLUMN else None
-                    _cell(ws, r, c, value, styles, style, f"{sheet.name}!{_ref(r, c)}")
+                    _cell(ws, r, c, value, styles, style, Where(sheet.name, r, c))
             for c, text in sheet.notes:
                 write_text(ws, 0, c, text, f"{sheet.name}!{_ref(0, c)}", styles["note"], styles["run"])
                 ws.set_column(c, c, max(len(text) + 2, 12))
@@ -111,13 +111,25 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
         book.close()
 
 
+class Where:
+    """Sheet!Cell of a cell written, spelled out only if a message names it."""
+
+    __slots__ = ("sheet", "r", "c")
+
+    def __init__(self, sheet: str, r: int, c: int) -> None:
+        self.sheet, self.r, self.c = sheet, r, c
+
+    def __str__(self) -> str:
+        return f"{self.sheet}!{_ref(self.r, self.c)}"
+
+
 def _ref(r: int, c: int) -> str:
     from xlsxwriter.utility import xl_rowcol_to_cell
 
     return xl_rowcol_to_cell(r, c)
 
 
-def _cell(ws: Any, r: int, c: int, value: Any, styles: dict[str, Any], style: str | None, where: str) -> None:
+def _cell(ws: Any, r: int, c: int, value: Any, styles: dict[str, Any], style: str | None, where: Any) -> None:
     if value is None or value == "":
         return
     fmt = styles[style] if style else None

@@ -155,6 +155,18 @@ class Workbook:
     def has(self, name: str) -> bool:
         return name in self.sheet_names
 
+    def part_stamp(self, name: str) -> str | None:
+        """The CRC-32 and sizes, from the zip directory, of the part(s) sheet
+        ``name`` is read from and of the shared strings its cells may point
+        into (nothing is parsed): equal stamps, equal values. None when the
+        sheet has no part."""
+        parts = [self._gate.info(p) for p in self._gate.sheet_targets().get(name, ())]
+        found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for i in parts if i is not None]
+        strings = self._gate.info("xl/sharedStrings.xml")
+        if found and strings is not None:
+            found.append(f"{strings.CRC:08x}.{strings.file_size}")
+        return "+".join(found) or None
+
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next
         read (see :meth:`_keep`): callers must not change the lists returned."""
