@@ -155,6 +155,9 @@ class Campaign:
         dst.parent.mkdir(parents=True)
         shutil.copyfile(src, dst)
         shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
+        carried = src.with_name(f".{src.name}.carried")  # what export, import and stats carried (automation.pbem.carry)
+        if carried.is_dir():
+            shutil.copytree(carried, dst.with_name(carried.name))
         return dst
 
     def keyless(self, src: Path) -> Path:

@@ -99,6 +99,7 @@ def campaign_stats(path: Path):
     from automation.audit import workbook_system
     from automation.audit.chain import history
     from automation.audit.desk import check_desk
+    from automation.audit.verify import RULE_SHEETS
     from automation.pbem import guard
     from automation.pbem.carry import Carried
     from automation.pbem.reports import is_report, roll_rows
@@ -110,7 +111,7 @@ def campaign_stats(path: Path):
         found = history(book, str(settings.get("Key commitment") or ""), system).tally.stats()
     else:
         found = Tally().stats()  # no report yet: nothing else is read
-    carried = Carried.of(book, system.id)
+    carried = Carried.of(book, system.id, [book.part_stamp(n) for n in RULE_SHEETS if book.has(n)])
 
     def left_out(name: str) -> list[str]:
         rows = book.raw(name)
