@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from automation import samples_abtf as S
 from automation.pbem.carry import folder_for
+from tests.pbem.test_abtf_pbem import played  # noqa: F401 - the played A Bridge Too Far sample (a fixture)
 from tests.pbem.helpers import parts, play_on, run
 from tests.pbem.test_pbem_export import forms, secrets_of
 
@@ -43,15 +43,6 @@ def test_a_carried_battlefront_export_is_the_export_read_from_every_sheet(capsys
     fresh, carried = fresh_and_carried(capsys, campaign("dec26"), side, tmp_path)
     assert list(carried) == list(fresh) and len(fresh) > 20
     assert carried == fresh
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory) -> Path:
-    book = tmp_path_factory.mktemp("played") / "abtf.xlsx"
-    shutil.copyfile(S.SAMPLE, book)
-    shutil.copyfile(S.SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
-    S.play(book)
-    return book
 
 
 @pytest.mark.parametrize("side", ["British", "German"])
