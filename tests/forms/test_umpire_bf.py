@@ -109,3 +109,17 @@ def test_a_row_typed_without_an_outcome_is_still_refused_at_its_cell(waiting_res
         plan_refit(Overlay(Workbook(waiting_results), {"Results Dec 23": rows}))
     assert [str(p) for p in err.value.problems] == [
         "Results Dec 23!C2: Outcome is empty; one of Unharmed, Knocked out, Panicked, Abandoned, Used is required"]
+
+
+def test_after_a_night_scenario_the_results_form_offers_no_aircraft(waiting_results):
+    import dataclasses
+
+    from automation.workbook.forms.bf_umpire import results_form as build
+
+    wb, plan, _ = planned(waiting_results)
+    rules = object()  # no table: the turn bound falls back, the rows do not depend on it
+    assert "F1-1 Aircraft" in [r.values["Stand"] for r in build(plan, rules).rows]
+    night = dataclasses.replace(plan.inputs.previous, part=type(plan.inputs.previous.part)("Night"))
+    plan.inputs = dataclasses.replace(plan.inputs, previous=night)
+    stands = [r.values["Stand"] for r in build(plan, rules).rows]
+    assert "F1-1 Aircraft" not in stands and "R-T34-1" in stands  # no air support at night (2.1.1.4.2)

@@ -5,7 +5,7 @@ refit holds where it stopped for it.
 One row per stand that may have taken part: every stand of both sides that was
 available for the scenario (or, where a side's ``Forces <date> <side>`` sheet
 names what it deployed, 2.1.1.7, the stands of those MEs) and every stand still
-isolated or cut off on the map. A row's Outcome offers only what the reader
+isolated or cut off on the map; no aircraft after a night scenario (2.1.1.4.2). A row's Outcome offers only what the reader
 accepts for that stand (Abandoned: vehicles; Used: OBA modules and aircraft);
 left blank, the stand took no part. A stand of a deployed ME starts as
 Unharmed, since it took part. Kills and close combats are whole numbers up to
@@ -54,11 +54,12 @@ def in_play(planned: Any) -> list[Any]:
     from automation.steps.bf.state import Status
 
     state = planned.run.state
+    night = planned.inputs.previous is not None and planned.inputs.previous.is_night
     out = []
     for side in planned.sides:
         deployed = took_part(planned, side)
         for s in state.roster.of_side(side):
-            if s.kind == "Fortification":
+            if s.kind == "Fortification" or (night and s.kind == "Aircraft"):  # no air support at night (2.1.1.4.2)
                 continue
             used_oba = s.kind == "OBA module" and s.status is Status.USED
             if not (s.status is Status.AVAILABLE or used_oba):
