@@ -15,6 +15,7 @@ from typing import Any
 
 from automation.audit.chain import START, Link, chain_links, is_dated_input, is_refit_output, seal_of, workbook_system
 from automation.audit.desk import check_desk
+from automation.audit.desk_replay import edited_inputs
 from automation.audit.inputs import Change, Inputs
 from automation.audit.rolls import check_rolls
 from automation.engine.dice import CampaignKey
@@ -43,6 +44,9 @@ class Verified:
     sheets_replayed: int = 0
     physical: list[str] = field(default_factory=list)
     desk_rolls: int = 0
+    desk_replayed: int = 0
+    desk_sheets_replayed: int = 0
+    desk_unrecorded: list[str] = field(default_factory=list)
     key_file: Path | None = None
 
     def summary(self, path: Path, with_key: bool) -> str:
@@ -68,6 +72,12 @@ class Verified:
                              "of the campaign")
         else:
             lines.append("  seals and rolls not checked: give the campaign key with --key FILE to check them")
+        if with_key and self.desk_replayed:
+            lines.append(f"  {self.desk_replayed} dice desk and tracker run(s) run again from what they read: all "
+                         f"{self.desk_sheets_replayed} log sheet(s) they wrote are, cell for cell, what the rules give")
+        if with_key and self.desk_unrecorded:
+            lines.append(f"  {len(self.desk_unrecorded)} log sheet(s) written before logs recorded what their run read "
+                         f"(not run again; their rolls are re-derived from the key): {', '.join(self.desk_unrecorded)}")
         for name in self.stats_unchecked:
             lines.append(f"  {name}: dice statistics not recounted against today's tables (Tables or Modifiers "
                          "changed since; the refit run again checks them as they were)")
@@ -216,8 +226,10 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     out.changes = inputs.changes
     desk = check_desk(book, key)
     p += desk.problems
+    p += edited_inputs(book)
     out.physical, out.desk_rolls = desk.physical, desk.rolls
     if key is not None and batches is not None and not p:  # with the record of batches: every refit run again
+        from automation.audit.desk_replay import replay_desk
         from automation.audit.replay import replay, unreplayed_reports
 
         p += unreplayed_reports(book, batches)
@@ -225,6 +237,10 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             done = replay(book, key, batches, inputs_at, progress)
             out.refits_replayed, out.sheets_replayed = done.refits, done.sheets
             p += done.problems
+        if not p:
+            runs = replay_desk(book, key, batches, inputs_at, progress)
+            out.desk_replayed, out.desk_sheets_replayed, out.desk_unrecorded = runs.runs, runs.sheets, runs.unrecorded
+            p += runs.problems
     return out
 
 

@@ -116,3 +116,112 @@ def same_rows(a: list[list[Any]], b: list[list[Any]]) -> bool:
         return out
 
     return norm(a) == norm(b)
+
+
+# ------------------------------------------------------------------ what a run read, recorded in its log
+
+READ_ROW = "Read row"
+READ_SHEET = "Read sheet"
+RECORD_MARKS = (READ_ROW, READ_SHEET)
+_MARK_COLUMNS = ("ID", "Entry")  # a Desk log's first text column, a tracker log's
+_WHERE_COLUMNS = ("For", "Subject")
+
+
+def _columns(header: list[Any]) -> tuple[int, int, int, int]:
+    pos = {_text(h): i for i, h in enumerate(header)}
+    mark = next(pos[c] for c in _MARK_COLUMNS if c in pos)
+    where = next(pos[c] for c in _WHERE_COLUMNS if c in pos)
+    return mark, where, pos["Result"], pos["Visible to"]
+
+
+def _record_row(header: list[Any], mark: str, where: str, value: str) -> list[Any]:
+    m, w, r, v = _columns(header)
+    row: list[Any] = [None] * len(header)
+    row[m], row[w], row[r], row[v] = mark, where, value, "Umpire"
+    return row
+
+
+def input_record(header: list[Any], sheet: str, raw: list[list[Any]]) -> list[list[Any]]:
+    """Rows of a log (in its ``header``'s layout) that record every row of the
+    input sheet the run read (``sheet``, rows ``raw``, its header included),
+    as JSON, at its row number: the run can be replayed from them."""
+    from automation.audit.inputs import encode_row
+
+    out = []
+    for n, row in enumerate(raw, start=1):
+        text = encode_row(row)
+        if text != "[]":
+            out.append(_record_row(header, READ_ROW, f"{sheet}!{n}", text))
+    return out
+
+
+def digest_record(header: list[Any], book: Any, sheets: Iterable[str]) -> list[list[Any]]:
+    """Rows of a log recording the digest of each other sheet the run read
+    (settings, tables...): replay finds those sheets as they stood."""
+    from automation.pbem.reports import canonical, sheet_digest
+
+    return [_record_row(header, READ_SHEET, name, sheet_digest(name, canonical(book.raw(name)))) for name in sheets]
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a log records of the run that wrote it: the input rows (sheet ->
+    row number -> values) and the digests of the other sheets read."""
+
+    rows: dict[str, dict[int, list[Any]]]
+    digests: dict[str, str]
+
+    @classmethod
+    def of(cls, rows: list[list[Any]]) -> Record | None:
+        """The record of a log's rows (None: the log records nothing: written before records were kept)."""
+        from automation.audit.inputs import decode_row
+
+        if not rows or not any(_text(h) in _MARK_COLUMNS for h in rows[0]):
+            return None
+        m, w, r, _ = _columns(rows[0])
+        got: dict[str, dict[int, list[Any]]] = {}
+        digests: dict[str, str] = {}
+        for row in rows[1:]:
+            mark = _text(row[m]) if m < len(row) else ""
+            where = _text(row[w]) if w < len(row) else ""
+            value = _text(row[r]) if r < len(row) else ""
+            if mark == READ_ROW:
+                sheet, _, n = where.rpartition("!")
+                got.setdefault(sheet, {})[int(n) if n.isdigit() else 0] = decode_row(value) or []
+            elif mark == READ_SHEET:
+                digests[where] = value
+        if not got and not digests:
+            return None
+        return cls(got, digests)
+
+    def sheet(self, name: str) -> list[list[Any]]:
+        """The input sheet ``name`` as the run read it (the rows it did not use are empty)."""
+        rows = self.rows.get(name, {})
+        out: list[list[Any]] = [[] for _ in range(max(rows, default=0))]
+        for n, values in rows.items():
+            if n >= 1:
+                out[n - 1] = list(values)
+        return out
+
+    def merged(self, other: Record) -> Record:
+        rows = {n: dict(r) for n, r in self.rows.items()}
+        for n, r in other.rows.items():
+            rows.setdefault(n, {}).update(r)
+        return Record(rows, {**self.digests, **other.digests})
+
+
+def without_digests(rows: list[list[Any]]) -> list[list[Any]]:
+    """A log's rows without its record of the digests of other sheets (those
+    change the log only through what they make it roll)."""
+    if not rows or not any(_text(h) in _MARK_COLUMNS for h in rows[0]):
+        return rows
+    m = _columns(rows[0])[0]
+    return [rows[0]] + [r for r in rows[1:] if not (m < len(r) and _text(r[m]) == READ_SHEET)]
+
+
+def without_record(rows: list[list[Any]]) -> list[list[Any]]:
+    """A log's rows without the record of what its run read."""
+    if not rows or not any(_text(h) in _MARK_COLUMNS for h in rows[0]):
+        return rows
+    m = _columns(rows[0])[0]
+    return [rows[0]] + [r for r in rows[1:] if not (m < len(r) and _text(r[m]) in RECORD_MARKS)]

@@ -90,9 +90,15 @@ def plan_roll_requests(book: BookSource, key: CampaignKey | None = None, key_fil
         raise WorkbookError(CellProblem(ROLL_REQUESTS.title, "A1", "the sheet is missing; add it with "
                                         "`musterroll desk-add BOOK.xlsx roll-requests`, then list the rolls there"),
                             str(book.path))
-    dice = _dice(book, key, key_file)
-    resolved, old, sheets, problems = desk_requests.plan(book, dice, dice.tables, visible_choices(book),
+    from automation.audit.chain import Reads
+
+    reads = Reads(book)  # what the run read is recorded in its logs: verify --key replays it
+    dice = _dice(reads, key, key_file)
+    resolved, old, sheets, problems = desk_requests.plan(reads, dice, dice.tables, visible_choices(reads),
                                                          today or dt.date.today())
+    sheets = [_with_record(reads, s, ROLL_REQUESTS.title, sorted(r.request.row.row for r in resolved
+                                                                 if s.name == _log_of(r, sheets)))
+              for s in sheets]
     if problems and not sheets:  # nothing to write: a refusal, the workbook stays as it is
         raise WorkbookError(problems, str(book.path))
     outcome = DeskOutcome(Path(str(book.path)), "roll requests", [s.name for s in sheets], problems=problems)
@@ -129,15 +135,22 @@ def plan_trackers(book: BookSource, key: CampaignKey | None = None, key_file: Pa
         if not book.has(t.kind.title):
             raise WorkbookError(CellProblem(t.kind.title, "A1", f"the sheet is missing; add it with "
                                             f"`musterroll desk-add BOOK.xlsx {t.id}`"), str(book.path))
-    ctx = Context(from_book(book), _dice(book, key, key_file))
+    from automation.audit.chain import Reads
+
+    shared = Reads(book)  # what each tracker read is recorded in its log: verify --key replays it
+    ctx = Context(from_book(shared), _dice(shared, key, key_file))
     sheets: list[NewSheet] = []
     problems: list[CellProblem] = []
     for t in chosen:
+        reads = Reads(book)
+        reads.names = list(shared.names)
         try:
-            output, sheet, left_out = tracking.plan(book, t, ctx)
+            output, sheet, left_out = tracking.plan(reads, t, ctx)
         except WorkbookError as exc:
             problems.extend(exc.problems)
             continue
+        if sheet is not None:
+            sheet = _with_record(reads, sheet, t.kind.title, None)
         outcome.problems += left_out
         outcome.lines += [_line_json(t.id, ln) for ln in output.lines + output.status]
         if sheet is None and not output.lines and not output.status:
@@ -152,6 +165,38 @@ def plan_trackers(book: BookSource, key: CampaignKey | None = None, key_file: Pa
         raise WorkbookError(outcome.problems, str(book.path))
     outcome.written = [s.name for s in sheets]
     return outcome, sheets
+
+
+def _log_of(resolved: Any, sheets: list[NewSheet]) -> str | None:
+    """The log sheet a resolved request went into (one log per date)."""
+    for s in sheets:
+        if any(row and row[0] == resolved.request.id and row[1] == resolved.date for row in s.rows[1:]):
+            return s.name
+    return None
+
+
+def _with_record(reads: Any, sheet: NewSheet, source: str, rows: list[int] | None) -> NewSheet:
+    """``sheet`` (a log) with the record of what its run read: the rows of
+    ``source`` it used (all when ``rows`` is None; a tracker's log holds them
+    already) and the digest of every other sheet it read but the logs."""
+    import dataclasses
+
+    from automation.audit.desk import is_desk_log
+    from automation.desk.audit import digest_record, input_record
+
+    header = list(sheet.rows[0])
+    out = [list(r) for r in sheet.rows]
+    if rows is not None:
+        raw = reads.raw(source)
+        wanted = {f"{source}!{n}" for n in [1, *rows]}  # the header, and the rows it rolled
+        out += [r for r in input_record(header, source, raw) if r[_where(header)] in wanted]
+    inputs = {t.kind.title for t in TRACKERS.values()} | {ROLL_REQUESTS.title}
+    others = [n for n in reads.names if n not in inputs and not is_desk_log(n)]
+    return dataclasses.replace(sheet, rows=out + digest_record(header, reads, others))
+
+
+def _where(header: list[Any]) -> int:
+    return next(i for i, h in enumerate(header) if h in ("For", "Subject"))
 
 
 def _count(output: TrackerOutput) -> str:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from automation.desk.audit import changed_since_logged, logged_rolls, same_rows, trail
+from automation.desk.audit import changed_since_logged, input_record, logged_rolls, same_rows, trail, without_digests
 from automation.desk.trackers.base import UMPIRE, Context, Line, Tracker, TrackerOutput
 from automation.errors import CellProblem, WorkbookError
 from automation.workbook.desk_sheets import TRACKER_LOG, tracker_log_name
@@ -81,7 +81,8 @@ def plan(book: Any, tracker: Tracker, ctx: Context) -> tuple[TrackerOutput, NewS
     missing = check_logged(output, book, logs)
     output = TrackerOutput(output.lines, output.status + tuple(missing))
     rows_out = log_rows(output)
-    if logs and same_rows(book.raw(logs[-1]), rows_out):
+    rows_out += input_record(rows_out[0], tracker.kind.title, book.raw(tracker.kind.title))  # replayed by verify --key
+    if logs and same_rows(without_digests(book.raw(logs[-1])), rows_out):
         return output, None, problems
     taken = {n.lower() for n in book.sheet_names}
     n = len(logs) + 1

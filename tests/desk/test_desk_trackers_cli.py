@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from automation.desk.audit import without_record
 from automation.cli import main
 from automation.desk import service
 from automation.desk.sheets import ADDABLE
@@ -24,7 +25,7 @@ def book(tmp_path):
 
 
 def log(path, name):
-    rows = Workbook(path).raw(name)
+    rows = without_record(Workbook(path).raw(name))  # the rolls, not the record of what was read
     return [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
