@@ -3,8 +3,8 @@ import datetime as dt
 
 import pytest
 
-from automation.desk.audit import without_record
 from automation.cli import main
+from automation.desk.audit import without_record
 from automation.desk import service
 from automation.engine.dice import CampaignKey, DiceKind, RollLabel
 from automation.keys import read_key

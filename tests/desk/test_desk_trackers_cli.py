@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from automation.desk.audit import without_record
 from automation.cli import main
+from automation.desk.audit import without_record
 from automation.desk import service
 from automation.desk.sheets import ADDABLE
 from automation.desk.trackers import TRACKERS
