@@ -162,6 +162,11 @@ class Ahead:
     def sheet_names(self) -> list[str]:
         return list(self.book.sheet_names) + list(self.extra)
 
+    @property
+    def gate(self) -> Any:
+        """The file's parts (sealing fingerprints those already stored: automation.audit.parts)."""
+        return getattr(self.book, "gate", None)
+
     def add(self, sheets: list[NewSheet]) -> list[NewSheet]:
         self.extra.update((s.name, [list(r) for r in s.rows]) for s in sheets)
         return sheets

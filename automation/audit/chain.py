@@ -35,6 +35,7 @@ runs every refit again with the key.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
@@ -83,12 +84,19 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
     if is_desk_log(name, header):  # the desk's and trackers' logs: sealed by the next refit like orders
         return True
     present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
-    for kind in sheet_kinds():
-        if not kind.dated or kind.tab == "report" or not title_pattern(kind).match(name):
+    for pattern, columns in _dated_kinds():
+        if not pattern.match(name):
             continue
-        if present is None or all(c.name in present for c in kind.columns):
+        if present is None or all(c in present for c in columns):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1)
+def _dated_kinds() -> tuple[tuple[Any, tuple[str, ...]], ...]:
+    """(name pattern, column names) of every dated kind but the report (built once: a kind is costly to hash)."""
+    return tuple((title_pattern(k), tuple(c.name for c in k.columns)) for k in sheet_kinds()
+                 if k.dated and k.tab != "report")
 
 
 class Reads:
@@ -245,14 +253,73 @@ def history(book: Any, commitment: str, system: Any, with_stats: bool = True) ->
     return History(prev_name, prev_digest, pending, tally, inputs)
 
 
+PART = "part"
+SEALED_BY = "sealed by"
+
+
+def sealer() -> str:
+    """What a report records as the program that sealed it (replay compares
+    the wording of a report only with the version that wrote it)."""
+    from automation import __version__
+
+    return f"musterroll {__version__}"
+
+
+def sealed_by(rows: list[list[Any]]) -> str | None:
+    """The program that sealed a report (None: sealed before reports recorded it)."""
+    return next((ln.value for ln in chain_links(rows)[1] if ln.kind == SEALED_BY), None) if rows else None
+PARTS_LOOKBACK = 12  # reports read back for sheets not fingerprinted yet (a campaign sealed before fingerprints)
+
+
+def part_rows(book: Any, pending: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(sheet, ``<fingerprint> <digest>``) for every sheet whose stored part
+    can be fingerprinted with its values checked now: the dated sheets this
+    report seals (``pending``: name, digest, computed from the same part), and
+    the sheets of the refits before that no report has fingerprinted yet (the
+    reports, and the sheets they sealed) whose values still have the digest
+    the chain recorded for them; a sheet edited since is left to the
+    cell-by-cell check of verify, which names the edit."""
+    from automation.audit.parts import fingerprint, part_value
+
+    out = [(name, part_value(fp, digest)) for name, digest in pending if (fp := fingerprint(book, name))]
+    if getattr(book, "gate", None) is None:
+        return out
+    seen = {name for name, _ in pending}
+    names = list(book.sheet_names)
+    visited = 0
+    for name in reversed(names):
+        if not is_report(name):
+            continue
+        if name in seen or visited >= PARTS_LOOKBACK:
+            break
+        visited += 1
+        rows = book.raw(name)
+        if not rows or not is_report(name, rows[0]):
+            continue
+        _, links = chain_links(rows)
+        seen |= {ln.target for ln in links if ln.kind == PART}
+        this = next((ln for ln in links if ln.kind == "this report"), None)
+        if this is not None and _intact(name, rows, links) and (fp := fingerprint(book, name)):
+            out.append((name, part_value(fp, this.value)))
+        for ln in links:
+            if ln.kind != "sheet" or ln.target in seen or not book.has(ln.target):
+                continue
+            seen.add(ln.target)
+            if sheet_digest(ln.target, canonical(book.raw(ln.target))) == ln.value and (fp := fingerprint(book, ln.target)):
+                out.append((ln.target, part_value(fp, ln.value)))
+    return out
+
+
 def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: CampaignKey | None = None,
-         read: Sequence[str] | None = None) -> list[Any]:
+         read: Sequence[str] | None = None, parts: Sequence[tuple[str, str]] | None = None) -> list[Any]:
     """``sheets`` (NewSheets a refit is about to append) with the tamper-evidence
     rows added to each report, and the dice statistics to the report written
     with the date's roster and ledger. Its cost does not grow with the
     campaign's length (see :func:`history`). ``read``: the sheets the refit
     read (:class:`Reads`); the input sheets among them are recorded (all
-    input sheets when not given)."""
+    input sheets when not given). ``parts``: the ``part`` rows to write
+    (:func:`part_rows`; given by replay, which cannot fingerprint the parts as
+    they were)."""
     from automation.pbem import stats
 
     settings, system = workbook_system(book)
@@ -266,6 +333,9 @@ def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: Campai
     past = history(book, commitment, system, with_stats=bool(owner))
     prev_name, prev_digest = past.prev_name, past.prev_digest
     inputs = recorded.record_rows(book, past.inputs, read)
+    pending = {name: canonical(book.raw(name)) for name in past.pending}
+    if parts is None:
+        parts = part_rows(book, [(name, sheet_digest(name, rows)) for name, rows in pending.items()])
     out = list(sheets)
     for j in reports:
         sheet = sheets[j]
@@ -277,11 +347,13 @@ def seal(book: Any, sheets: list[Any], key_file: Path | None = None, key: Campai
             content += stats.report_rows(past.tally.stats(), header)
         block = [_row(header, "previous report", prev_name, prev_digest)]
         for name in past.pending if j == reports[0] else []:
-            block += _sheet_rows(header, name, canonical(book.raw(name)))
+            block += _sheet_rows(header, name, pending[name])
         for other in companions:
             block += _sheet_rows(header, other.name, canonical(other.rows))
         block += _tag_rows(header, sheet.name, canonical(content))
         block += [_row(header, *r) for r in (inputs if j == reports[0] else [])]
+        block += [_row(header, PART, *r) for r in (parts if j == reports[0] else [])]
+        block.append(_row(header, SEALED_BY, sheet.name, sealer()))
         full = content + block
         this = chain_digest(sheet.name, canonical(full))
         full += [_row(header, "this report", sheet.name, this), _row(header, "seal", sheet.name, seal_of(key, this))]

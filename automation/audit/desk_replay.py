@@ -152,7 +152,7 @@ def replay_desk(book: Any, key: CampaignKey, batches: Sequence[Any],
     runs = desk_batches(book, batches)
     for n, batch in enumerate(runs, start=1):
         if progress:
-            progress(n, len(runs), batch.name)
+            progress(n, len(runs), batch.name, "replaying desk")
         written = [s for s in batch.sheets if s in names]
         rows = {s: book.raw(s) for s in written}
         records = [_record(book, s) for s in written]

@@ -152,6 +152,7 @@ class Inputs:
     state: dict[str, list[list[Any]]] = field(default_factory=dict)
     sealed_by: dict[str, str] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
+    digests: dict[str, str] = field(default_factory=dict)
 
     def apply(self, report: str, links: Sequence[Any], where: Any) -> list[CellProblem]:
         """Take the record of ``report`` (its links); problems if the record
@@ -173,6 +174,10 @@ class Inputs:
             rows_given.setdefault(name, {})[int(n) - 1] = (row, ln)
         for name, link in digests.items():
             before = self.state.get(name)
+            if name not in rows_given and self.digests.get(name) == link.value and before is not None \
+                    and len(before) == len(tags.get(name, [])):
+                self.sealed_by[name] = report  # recorded again as it was: nothing to rebuild
+                continue
             rows = [list(r) for r in (before or [])][:len(tags.get(name, []))]
             rows += [[] for _ in range(len(tags.get(name, [])) - len(rows))]
             for i, (row, _) in rows_given.get(name, {}).items():
@@ -186,6 +191,7 @@ class Inputs:
                 self.changes += cell_changes(name, before, rows, report)
             self.state[name] = rows
             self.sealed_by[name] = report
+            self.digests[name] = link.value
         return problems
 
     def edited_since(self, book: Any) -> list[CellProblem]:

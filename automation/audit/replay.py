@@ -13,14 +13,14 @@ the rules give, and the first such cell is named with both values.
 """
 from __future__ import annotations
 
-import sys
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem, MusterrollError, WorkbookError
-from automation.pbem.reports import Header, canonical, is_report
+from automation.pbem.reports import Header, canonical, chain_start, is_report
 
 
 class Before:
@@ -72,6 +72,7 @@ class Replayed:
     refits: int
     sheets: int
     problems: tuple[CellProblem, ...]
+    reworded: tuple[str, ...] = ()  # sheets an earlier version sealed: same rolls, numbers and outcomes, other wording
 
 
 def refit_batches(book: Any, batches: Sequence[Any]) -> list[Any]:
@@ -118,17 +119,55 @@ def first_difference(name: str, written: list[list[str]], expected: list[list[st
     return None
 
 
+EXACT_COLUMNS = ("Step", "Rule", "Side", "Table", "Dice", "Natural", "DRM", "Final", "Visible to", "Label")
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def _content(name: str, rows: list[list[str]]) -> list[list[str]]:
+    """A sheet's rows without a report's tamper evidence."""
+    return rows[:chain_start(Header.of(rows[0]), rows)] if rows and is_report(name) else rows
+
+
+def first_difference_in_substance(name: str, written: list[list[str]], expected: list[list[str]]) -> CellProblem | None:
+    """:func:`first_difference` for a sheet an earlier version sealed: the same
+    rows, each roll's columns and outcome (Result of a row with a Label) as
+    the rules give, and in every other cell the same numbers in the same order;
+    the wording around them may differ. The tamper evidence is left to the
+    chain's own checks (its digests cover the wording)."""
+    from automation.workbook.reader import cell_ref
+
+    h = Header.of(expected[0] if expected else [])
+    written, expected = _content(name, written), _content(name, expected)
+    strict = {h.positions[c] for c in EXACT_COLUMNS if c in h.positions}
+    label = h.positions.get("Label")
+    for i in range(max(len(written), len(expected))):
+        if i >= len(written) or i >= len(expected):
+            return first_difference(name, written, expected)
+        w, e = written[i], expected[i]
+        roll = label is not None and label < len(e) and bool(e[label])
+        for j in range(max(len(w), len(e))):
+            wv, ev = (w[j] if j < len(w) else ""), (e[j] if j < len(e) else "")
+            same = wv == ev if (i == 0 or j in strict or (roll and j == h.positions.get("Result"))) else \
+                NUMBER.findall(wv) == NUMBER.findall(ev)
+            if not same:
+                return CellProblem(name, cell_ref(j, i + 1), f"edited value: written {_show(wv)}, the rules give "
+                                                             f"{_show(ev)} (sealed by an earlier version: rolls, "
+                                                             "numbers and outcomes compared, not wording)")
+    return None
+
+
 def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[str, dict[str, list[list[Any]]]],
            progress: Callable[[int, int, str], None] | None = None) -> Replayed:
     """Run each refit batch of ``book`` again (``inputs_at``: report -> the
     input sheets as its record holds them) and compare what it wrote; stop at
     the first refit that differs."""
-    from automation.audit.chain import Reads, seal
+    from automation.audit.chain import Reads, seal, sealed_by, sealer
     from automation.service import plan_refit
 
     refits = refit_batches(book, batches)
     names = list(book.sheet_names)
     sheets_checked = 0
+    reworded: list[str] = []
     now: dict[str, list[list[str]]] = {}
     known: dict[int, bool] = {}  # a recorded sheet's rows are shared from refit to refit until they change
 
@@ -149,7 +188,7 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
         try:
             reads = Reads(view)
             _, sheets = plan_refit(reads, key)
-            sheets = seal(view, sheets, key=key, read=reads.names) if sheets else sheets
+            sheets = seal(view, sheets, key=key, read=reads.names, parts=_parts(book, batch)) if sheets else sheets
         except MusterrollError as exc:
             return Replayed(n - 1, sheets_checked, (CellProblem(report, "A1", f"{batch.name!r} cannot be run again "
                                                                              f"from what it read: {exc}"),))
@@ -161,14 +200,33 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
                    f"lacks {', '.join(missing)}, which the rules give" if missing else
                    f"wrote its sheets in another order than the rules ({', '.join(expected)})")
             return Replayed(n - 1, sheets_checked, (CellProblem(report, "A1", f"{batch.name!r} {why}"),))
+        earlier = sealed_by(book.raw(report)) != sealer()  # sealed by another version: its wording may differ
         for sheet in sheets:
             if sheet.name not in names:
                 continue
-            found = first_difference(sheet.name, canonical(book.raw(sheet.name)), canonical(sheet.rows))
+            written_rows, expected_rows = canonical(book.raw(sheet.name)), canonical(sheet.rows)
+            found = first_difference(sheet.name, written_rows, expected_rows)
+            if found is not None and earlier:
+                found = first_difference(sheet.name, *(_content(sheet.name, r) for r in (written_rows, expected_rows)))
+                if found is not None:  # the content too, not only the tamper evidence of another version
+                    found = first_difference_in_substance(sheet.name, written_rows, expected_rows)
+                    reworded += [] if found else [sheet.name]
             if found is not None:
-                return Replayed(n - 1, sheets_checked, (found,))
+                return Replayed(n - 1, sheets_checked, (found,), tuple(reworded))
             sheets_checked += 1
-    return Replayed(len(refits), sheets_checked, ())
+    return Replayed(len(refits), sheets_checked, (), tuple(reworded))
+
+
+def _parts(book: Any, batch: Any) -> list[tuple[str, str]]:
+    """The ``part`` rows the batch's first report holds: fingerprints of parts
+    as they were stored then, which a replay cannot take again (a later save
+    may rewrite every part); the seal covers them."""
+    from automation.audit.chain import PART, chain_links
+
+    first = next((s for s in batch.sheets if is_report(s) and book.has(s)), None)
+    if first is None:
+        return []
+    return [(ln.target, ln.value) for ln in chain_links(book.raw(first))[1] if ln.kind == PART]
 
 
 def unreplayed_reports(book: Any, batches: Sequence[Any]) -> list[CellProblem]:
@@ -179,21 +237,11 @@ def unreplayed_reports(book: Any, batches: Sequence[Any]) -> list[CellProblem]:
             for n in book.sheet_names if is_report(n) and n not in covered and is_report(n, (book.raw(n)[:1] or [[]])[0])]
 
 
-def stderr_progress(total_width: int = 30) -> Callable[[int, int, str], None]:
-    """A progress bar on standard error (only when it is a terminal, or always under MUSTERROLL_PROGRESS=1)."""
-    import os
+def stderr_progress() -> Callable[..., None]:
+    """The progress bar of a long verify on standard error (:class:`automation.audit.progress.Progress`)."""
+    from automation.audit.progress import Progress
 
-    show = sys.stderr.isatty() or os.environ.get("MUSTERROLL_PROGRESS") == "1"
-
-    def bar(n: int, total: int, what: str) -> None:
-        if not show:
-            return
-        done = int(total_width * n / max(total, 1))
-        end = "\n" if n == total else ""
-        sys.stderr.write(f"\rreplaying {'#' * done}{'.' * (total_width - done)} {n}/{total} {what[:40]:<40}{end}")
-        sys.stderr.flush()
-
-    return bar
+    return Progress()
 
 
 __all__ = ["Before", "Replayed", "first_difference", "refit_batches", "replay", "stderr_progress",

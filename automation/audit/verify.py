@@ -143,19 +143,23 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     rules_now = {n: canonical(book.raw(n)) for n in RULE_SHEETS if book.has(n)}
     recount, same_rules = Tally(), True
     inputs, inputs_at = Inputs(), {}
-    for name in names:
-        if not is_report(name):
-            continue
-        rows = book.raw(name)
-        if not rows or not is_report(name, rows[0]):
-            continue
+    reports = []
+    named = [n for n in names if is_report(n)]
+    for i, n in enumerate(named, start=1):
+        if progress:
+            progress(i, len(named), n, "checking")
+        rows = book.raw(n)
+        if rows and is_report(n, rows[0]):
+            reports.append((n, rows, *chain_links(rows)))
+    unchanged = unchanged_parts(book, [links for *_, links in reports])
+    for name, rows, start, links in reports:
         out.reports.append(name)
         date = name_parts(kind_of(name), name).get("date", name)  # type: ignore[arg-type]
         if date not in out.dates:
             out.dates.append(date)
         h = Header.of(rows[0])
-        start, links = chain_links(rows)
-        content = canonical(rows[:start])
+        this = next((ln for ln in links if ln.kind == "this report"), None)
+        trusted = this is not None and (name, this.value) in unchanged  # stored as it was when its values were checked
         if key is not None:
             recount.add(roll_rows(name, rows), system)
         if not links:
@@ -175,7 +179,8 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             p.append(CellProblem(name, where(first), why))
         elif first.value != prev_digest:
             p.append(CellProblem(name, where(first), f"{prev_name} no longer matches the digest recorded here: it was edited"))
-        located = _locate(name, content, _tags(links, "rows", name), _tags(links, "columns", name), name)
+        located = [] if trusted else _locate(name, canonical(rows[:start]), _tags(links, "rows", name),
+                                             _tags(links, "columns", name), name)
         p += located
         for ln in links:
             if ln.kind != "sheet":
@@ -185,15 +190,16 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             if ln.target not in names:
                 p.append(CellProblem(name, where(ln), f"{ln.target!r} was sealed here but is no longer in the workbook (removed)"))
                 continue
+            if (ln.target, ln.value) in unchanged:
+                continue
             now = canonical(book.raw(ln.target))
             if sheet_digest(ln.target, now) != ln.value:
                 found = _locate(ln.target, now, _tags(links, "rows", ln.target), _tags(links, "columns", ln.target), name)
                 p += found or [CellProblem(ln.target, "A1", f"changed after {name} sealed it")]
         p += inputs.apply(name, links, where)
         inputs_at[name] = inputs.snapshot()
-        this = next((ln for ln in links if ln.kind == "this report"), None)
         full_until = this.row - 1 if this else len(rows)
-        digest = chain_digest(name, canonical(rows[:full_until]))
+        digest = this.value if trusted and this is not None else chain_digest(name, canonical(rows[:full_until]))
         if this is None:
             p.append(CellProblem(name, cell_ref(0, len(rows) + 1), "the 'this report' digest row is missing"))
         elif this.value != digest and not located:
@@ -220,7 +226,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             out.rolls_checked += len(roll_rows(name, rows))
         # the next report links to the digest recorded here: a change found above is not reported again there
         prev_name, prev_digest = name, this.value if this is not None else digest
-    headers = {n: (book.raw(n)[:1] or [[]])[0] for n in names if is_dated_input(n) and n not in sealed_by}
+    headers = {n: (book.raw(n)[:1] or [[]])[0] for n in names if n not in sealed_by and is_dated_input(n)}
     p += _missing_and_unsealed(names, out.reports, sealed_by, batches or [], headers)
     p += inputs.edited_since(book)
     out.changes = inputs.changes
@@ -236,11 +242,35 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
         if not p:
             done = replay(book, key, batches, inputs_at, progress)
             out.refits_replayed, out.sheets_replayed = done.refits, done.sheets
+            if done.reworded:
+                out.notes.append(f"{len(done.reworded)} sheet(s) sealed by an earlier version of musterroll differ "
+                                 "from today's only in wording: their rolls, numbers and outcomes are what the rules "
+                                 f"give ({', '.join(done.reworded[:8])}{', ...' if len(done.reworded) > 8 else ''})")
             p += done.problems
         if not p:
             runs = replay_desk(book, key, batches, inputs_at, progress)
             out.desk_replayed, out.desk_sheets_replayed, out.desk_unrecorded = runs.runs, runs.sheets, runs.unrecorded
             p += runs.problems
+    return out
+
+
+def unchanged_parts(book: Any, links: list[list[Link]]) -> set[tuple[str, str]]:
+    """(sheet, digest of its values) for every sheet whose stored part still has
+    the fingerprint a ``part`` row of the chain recorded with that digest: its
+    values need no new digest (see :mod:`automation.audit.parts`)."""
+    from automation.audit.chain import PART
+    from automation.audit.parts import fingerprint, parse_value
+
+    now: dict[str, str | None] = {}
+    out = set()
+    for ln in (ln for report in links for ln in report if ln.kind == PART):
+        recorded = parse_value(ln.value)
+        if recorded is None or not book.has(ln.target):
+            continue
+        if ln.target not in now:
+            now[ln.target] = fingerprint(book, ln.target)
+        if now[ln.target] == recorded[0]:
+            out.add((ln.target, recorded[1]))
     return out
 
 

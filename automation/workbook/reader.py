@@ -152,6 +152,11 @@ class Workbook:
         self._raw: dict[str, list[list[Any]]] = {}
         self._cached = 0
 
+    @property
+    def gate(self) -> Gate:
+        """The checked package: its parts as stored (see :mod:`automation.audit.parts`)."""
+        return self._gate
+
     def has(self, name: str) -> bool:
         return name in self.sheet_names
 

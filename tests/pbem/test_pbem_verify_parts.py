@@ -1,0 +1,68 @@
+"""verify without the key digests again only the sheets whose stored part
+changed since it was sealed: the fingerprint of each part, with the digest of
+values it was checked against, is in the chain (automation.audit.parts)."""
+from __future__ import annotations
+
+import openpyxl
+
+from automation.audit.chain import PART, chain_links
+from automation.audit.verify import unchanged_parts
+from automation.pbem.guard import open_book
+from automation.pbem.reports import is_report
+from automation.workbook.reader import Workbook
+from tests.pbem.helpers import run
+
+
+def part_links(path):
+    book = Workbook(path)
+    reports = [n for n in book.sheet_names if is_report(n) and is_report(n, book.raw(n)[0])]
+    return book, reports, [ln for n in reports for ln in chain_links(book.raw(n))[1] if ln.kind == PART]
+
+
+def test_every_sealed_sheet_but_the_last_refits_is_fingerprinted_and_unchanged(campaign):
+    path = campaign("dec26")
+    book, reports, links = part_links(path)
+    sealed = {ln.target for n in reports for ln in chain_links(book.raw(n))[1] if ln.kind == "sheet"}
+    fingerprinted = {ln.target for ln in links}
+    last_batch = {reports[-1]} | {ln.target for ln in chain_links(book.raw(reports[-1]))[1] if ln.kind == "sheet"}
+    assert set(reports[:-2]) <= fingerprinted  # every report but the last refit's
+    assert sealed - last_batch <= fingerprinted
+    assert {t for t, _ in unchanged_parts(open_book(path), [chain_links(book.raw(n))[1] for n in reports])} == \
+        fingerprinted
+
+
+def test_verify_parses_only_the_reports_and_the_sheets_not_fingerprinted(campaign, capsys, monkeypatch):
+    path = campaign("dec26")
+    book, reports, links = part_links(path)
+    fingerprinted = {ln.target for ln in links} - set(reports)
+    parsed = []
+    real = Workbook.raw
+
+    def spy(self, name):
+        parsed.append(name)
+        return real(self, name)
+
+    monkeypatch.setattr(Workbook, "raw", spy)
+    path.with_suffix(".key").rename(path.with_suffix(".hidden"))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0, err
+    assert fingerprinted and not fingerprinted & set(parsed)
+
+
+def test_a_sheet_saved_by_another_program_takes_the_cell_by_cell_check_and_an_edit_is_named(campaign, capsys):
+    path = campaign("dec26")
+    path.with_suffix(".key").rename(path.with_suffix(".hidden"))
+    _, reports, links = part_links(path)
+    roster = next(ln.target for ln in links if ln.target.startswith("Roster") and ln.target not in reports)
+    wb = openpyxl.load_workbook(path)
+    wb.save(path)  # every part rewritten: no fingerprint holds
+    book = open_book(path)
+    assert not unchanged_parts(book, [chain_links(book.raw(n))[1] for n in reports])
+    code, _, err = run(capsys, "verify", path)
+    assert code == 0, err
+    wb = openpyxl.load_workbook(path)
+    ws = wb[roster]
+    ws["B2"] = f"{ws['B2'].value}x"
+    wb.save(path)
+    code, _, err = run(capsys, "verify", path)
+    assert code == 1 and f"{roster}!B2: edited after" in err
