@@ -6,9 +6,12 @@ bench_workbook.py) through `musterroll refit` itself, date after date (the
 results, orders and empty spending entered before each refit, so each refit
 runs to its end as one batch), then times, each in a fresh process:
 `musterroll refit` of the next date (on a copy) and `musterroll verify --key`
-of the whole campaign. Prints both and their ratio.
+of the whole campaign, in alternating rounds (refit, verify, refit, verify...,
+so a busy moment of the shared machine falls on both alike), each figure with
+the load average beside it. Prints the medians, the cost per date and their
+ratio.
 
-    python bench/bench_verify.py [--stands 1000] [--dates 100] [--work DIR]
+    python bench/bench_verify.py [--stands 1000] [--dates 100] [--rounds 3] [--work DIR]
 """
 from __future__ import annotations
 
@@ -76,18 +79,31 @@ def build(path: Path, stands: int, dates: int) -> Path:
 
 
 def timed(*argv: str) -> float:
+    import os
+
+    env = {**os.environ}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules load from their compiled files
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "automation", *argv], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "automation", *argv], capture_output=True, text=True, env=env)
     took = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"musterroll {' '.join(argv)} exited {proc.returncode}: {proc.stderr[-2000:]}")
     return took
 
 
+def load() -> str:
+    import os
+
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
+    import statistics
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--stands", type=int, default=1000)
     p.add_argument("--dates", type=int, default=100)
+    p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--work", type=Path)
     args = p.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-verify-"))
@@ -95,13 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     if not book.exists():
         build(book, args.stands, args.dates)
     copy = work / "refit_copy.xlsx"
-    shutil.copyfile(book, copy)
-    shutil.copyfile(book.with_suffix(".key"), copy.with_suffix(".key"))
-    one = timed("refit", str(copy))
-    whole = timed("verify", str(book))
+    ones, wholes = [], []
+    for r in range(args.rounds):
+        shutil.copyfile(book, copy)
+        shutil.copyfile(book.with_suffix(".key"), copy.with_suffix(".key"))
+        ones.append(timed("refit", str(copy)))
+        print(f"round {r + 1}: one refit {ones[-1]:.2f} s (load average {load()})", flush=True)
+        wholes.append(timed("verify", str(book)))
+        print(f"round {r + 1}: verify --key {wholes[-1]:.2f} s (load average {load()})", flush=True)
+    one, whole = statistics.median(ones), statistics.median(wholes)
     print(f"campaign: {args.stands} stands, {args.dates} dates ({book.stat().st_size / 1e6:.2f} MB)")
-    print(f"one refit (whole process): {one:.2f} s")
-    print(f"verify --key, every refit run again (whole process): {whole:.2f} s "
+    print(f"one refit (whole process, median of {args.rounds}): {one:.2f} s")
+    print(f"verify --key, every refit run again (whole process, median of {args.rounds}): {whole:.2f} s "
           f"({whole / args.dates:.2f} s a date)")
     print(f"ratio verify / one refit: {whole / one:.1f}")
     return 0

@@ -125,6 +125,13 @@ def values(book: Path, sheet: str) -> list[list]:
     return CalamineWorkbook.from_path(str(book)).get_sheet_by_name(sheet).to_python()
 
 
+def without_prints(rows: list[list]) -> list[list]:
+    """A report's rows without what depends on the bytes its sealed sheets are stored as: the
+    fingerprints of stored parts, and the report's digest and seal that cover them."""
+    stored = ("part: ", "this report: ", "seal: ")
+    return [r for r in rows if not any(str(v).startswith(stored) for v in r)]
+
+
 def sheet_names(book: Path) -> list[str]:
     return list(CalamineWorkbook.from_path(str(book)).sheet_names)
 
@@ -154,8 +161,10 @@ def test_a_click_refits_the_file_as_musterroll_refit_does_and_shows_the_first_ne
     assert outcome.written == ["Refit Dec 23 1"]
     assert state["sheets"] == sheet_names(twin) == sheet_names(clicked)
     assert state["active"] == "Refit Dec 23 1" and state["modified"] is False
-    for name in outcome.written:
-        assert values(clicked, name) == values(twin, name)
+    for name in outcome.written:  # the same values, but for the fingerprints of parts as each file stores them
+        assert without_prints(values(clicked, name)) == without_prints(values(twin, name))
+        assert values(clicked, name) != values(twin, name)  # LibreOffice's save rewrote the sealed parts
+    assert cli(["verify", str(clicked)]) == 0
     assert message == {"kind": "info", "text": "Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1\n"
                                                f"Now {outcome.waiting}."}
     assert not list(clicked.parent.glob(".~lock.*"))  # the workbook is open again... and closed by the driver
