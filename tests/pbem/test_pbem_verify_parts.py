@@ -27,14 +27,16 @@ def test_every_sealed_sheet_but_the_last_refits_is_fingerprinted_and_unchanged(c
     last_batch = {reports[-1]} | {ln.target for ln in chain_links(book.raw(reports[-1]))[1] if ln.kind == "sheet"}
     assert set(reports[:-2]) <= fingerprinted  # every report but the last refit's
     assert sealed - last_batch <= fingerprinted
-    assert {t for t, _ in unchanged_parts(open_book(path), [chain_links(book.raw(n))[1] for n in reports])} == \
-        fingerprinted
+    unchanged = {t for t, _ in unchanged_parts(open_book(path), [chain_links(book.raw(n))[1] for n in reports])}
+    # the first refit's batch added the formats of its sheets to styles.xml, which the fingerprints cover:
+    # the one sheet fingerprinted before that takes the cell-by-cell path
+    assert unchanged == fingerprinted - {"Roster Start"}
 
 
 def test_verify_parses_only_the_reports_and_the_sheets_not_fingerprinted(campaign, capsys, monkeypatch):
     path = campaign("dec26")
     book, reports, links = part_links(path)
-    fingerprinted = {ln.target for ln in links} - set(reports)
+    fingerprinted = {ln.target for ln in links} - set(reports) - {"Roster Start"}  # see the test above
     parsed = []
     real = Workbook.raw
 
