@@ -28,13 +28,15 @@ class RefitOutcome:
     entries: list[Entry] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
     pending: list[Any] = field(default_factory=list)  # automation.pbem.pending.Pending: every decision waited for
+    forms: list[str] = field(default_factory=list)  # the forms written for the decisions waited for
 
     def summary(self, quiet: bool = False) -> str:
         """What the refit did: the sheets written, every roll (what it was for,
         the dice, each modifier, the final number and the result) and what the
         refit waits for. ``quiet``: the sheets and the wait only."""
         lines = [f"{self.path}: refit of {self.date}"]
-        lines += [f"  wrote {n}" for n in self.written] or ["  nothing new to write"]
+        lines += [f"  wrote {n}" for n in self.written] + [f"  wrote the form {n}" for n in self.forms] \
+            or ["  nothing new to write"]
         rolls = [e for e in self.entries if e.roll is not None]
         if rolls and not quiet:
             lines.append(f"  rolls ({len(rolls)}):")
@@ -79,9 +81,11 @@ def prepare(book: BookSource, key: CampaignKey | None = None, key_file: Path | N
     ``book`` is the file adapter's :class:`Workbook` (or another BookSource
     going through the same sheet contract). The key
     is given, or read from ``key_file`` (default: BOOK.key beside the book)."""
+    from automation.pbem.planning import answers
     from automation.systems import campaign_system
     from automation.workbook.tables_io import system_from_workbook
 
+    book = answers(book)  # a form not yet answered is not there
     settings = campaign_settings(book)
     base = system_of(book, settings)
     cs = campaign_system(base.id)
@@ -114,8 +118,9 @@ def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path
     """:func:`plan_refit`, with the report sheets sealed into the tamper-evident
     chain (automation.audit): what `musterroll refit` and the ribbon append."""
     from automation.audit import Reads, seal
+    from automation.pbem.planning import answers
 
-    reads = Reads(book)  # what the refit reads is what its report seals
+    reads = Reads(answers(book))  # what the refit reads is what its report seals (never a form not yet answered)
     outcome, sheets = plan_refit(reads, key, key_file)
     if sheets:
         sheets = seal(book, sheets, key_file=key_file, read=reads.names)
@@ -124,19 +129,21 @@ def plan_sealed(book: BookSource, key: CampaignKey | None = None, key_file: Path
 
 def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
     """Run every step whose inputs are present and append what it resolved."""
-    from automation.pbem.pending import pending
+    from automation.pbem.pending import waiting_forms
     from automation.workbook.lock import writing
     from automation.workbook.package import append_sheets
 
     with writing(path):  # one writer at a time, from the read to the write
         book = Workbook(Path(path))
         outcome, sheets = plan_sealed(book, key_file=key_file)
-        if sheets:
-            append_sheets(Path(path), sheets, batch=f"Refit {outcome.date}", expected_digest=book.digest)
-    if outcome.waiting is not None:
-        settings = campaign_settings(book)
-        key = read_key(key_path_for(Path(path), key_file), str(settings.get("Key commitment") or "").strip())
-        outcome.pending = pending(book, key, outcome.waiting)
+        forms = []
+        if outcome.waiting is not None:
+            settings = campaign_settings(book)
+            key = read_key(key_path_for(Path(path), key_file), str(settings.get("Key commitment") or "").strip())
+            outcome.pending, forms = waiting_forms(book, key, outcome.waiting)  # its forms: in the same batch
+            outcome.forms = [f.name for f in forms]
+        if sheets or forms:
+            append_sheets(Path(path), list(sheets) + forms, batch=f"Refit {outcome.date}", expected_digest=book.digest)
     return outcome
 
 

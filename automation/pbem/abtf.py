@@ -123,8 +123,10 @@ class ABtFView:
         return [OutSheet(decision.sheet, rows, tab="orders", form=form),
                 OutSheet(CHOICES, choices, tab="settings", widths=[24, 80])]
 
-    def form(self, book: Any, planned: Planned, side: str, sheet: str) -> Any:
-        """The ready form of ``sheet`` (automation.workbook.forms.abtf, abtf_umpire, abtf_orders)."""
+    def form(self, book: Any, planned: Planned, side: str, sheet: str, key: CampaignKey | None = None) -> Any:
+        """The ready form of ``sheet`` for ``side`` (the umpire for the umpire's sheets;
+        automation.workbook.forms.abtf, abtf_umpire, abtf_orders), or None when that sheet has
+        no form: the one dispatch from a sheet to its form."""
         from automation.workbook.forms import abtf_orders, abtf_umpire
         from automation.workbook.forms.abtf import purchases_form
 
@@ -132,9 +134,13 @@ class ABtFView:
         umpire = {K.END.id: abtf_umpire.end_form, K.UMPIRE.id: abtf_umpire.umpire_form, K.SETUP.id: abtf_umpire.setup_form}
         if kind is not None and kind.id in umpire:
             return umpire[kind.id](planned)
-        if kind is not None and kind.id == K.ORDERS.id:
+        if kind is None or side == UMPIRE:
+            return None
+        if kind.id == K.ORDERS.id:
             return abtf_orders.orders_form(planned, side, book)
-        return purchases_form(planned, side, self.fortification_chart(book), self.what(planned, K.PURCHASES))
+        if kind.id == K.PURCHASES.id:
+            return purchases_form(planned, side, self.fortification_chart(book), self.what(planned, K.PURCHASES))
+        return None
 
     def order_choices(self, planned: Planned, side: str) -> list[list[Any]]:
         """The side's units as the RePh has them where it stops, and the Transfer values."""

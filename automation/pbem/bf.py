@@ -135,8 +135,10 @@ class BattlefrontView:
         return rows
 
     def form(self, book: Any, planned: Planned, side: str, sheet: str, key: CampaignKey | None = None) -> Any:
-        """The ready form of ``sheet`` (automation.workbook.forms.bf); enemy stands
-        by alias when ``key`` is given (a player's export)."""
+        """The ready form of ``sheet`` for ``side`` (the umpire for the umpire's
+        sheets; automation.workbook.forms.bf), or None when that sheet has no
+        form: the one dispatch from a sheet to its form. Enemy stands by alias
+        when ``key`` is given (a player's export)."""
         from automation.service import campaign_settings, system_of
         from automation.workbook.forms import bf as forms
         from automation.workbook.tables_io import system_from_workbook
@@ -144,15 +146,21 @@ class BattlefrontView:
         from automation.workbook.forms import bf_umpire, forces as forces_forms
 
         kind = kind_of(sheet)
-        if kind is not None and kind.id == K.RESULTS.id:
+        if kind is None:
+            return None
+        if kind.id == K.RESULTS.id:
             return bf_umpire.results_form(planned, system_from_workbook(book, system_of(book, campaign_settings(book))))
-        if kind is not None and kind.id == K.FORCES.id:
+        if side == UMPIRE:
+            return None
+        if kind.id == K.FORCES.id:
             return forces_forms.forces_form(planned.run.state, planned.inputs, planned.inputs.previous, side)
-        if kind is not None and kind.id == K.SPEND.id:
+        if kind.id == K.SPEND.id:
             rules = system_from_workbook(book, system_of(book, campaign_settings(book)))
             name = (lambda stand: alias(key, stand)) if key is not None else str
             return forms.spend_form(planned, side, rules, name)
-        return forms.orders_form(planned, side)
+        if kind.id == K.ORDERS.id:
+            return forms.orders_form(planned, side)
+        return None
 
     def orders_sheets(self, book: Any, planned: Planned, side: str, decision: Decision, balances: list[tuple[str, Any]],
                       key: CampaignKey) -> list[OutSheet]:

@@ -334,7 +334,7 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     from automation.service import plan_refit
 
     book_path = Path(book_path)
-    book = guard.open_book(book_path)
+    book = planning.answers(guard.open_book(book_path))  # a form not yet answered is still to decide
     settings = planning.settings_of(book)
     commitment = str(settings.get("Key commitment") or "")
     key = planning.master_key(book_path, key_file, commitment)

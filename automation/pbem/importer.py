@@ -13,7 +13,11 @@ unless every check passes):
   orders for the other side);
 * the decision: the refit must be waiting for exactly this kind of orders for
   this date (this side's or the other side's counterpart), and the master must
-  not hold the sheet yet (importing the same orders twice is refused);
+  not hold the sheet yet (importing the same orders twice is refused), or hold
+  it only as the form the refit wrote, not yet answered (its status cell,
+  :mod:`automation.workbook.forms.status`, says Not yet): the import's batch
+  then replaces that form, and undo puts it back as it was; a form the umpire
+  answered in the master (Ready) is never replaced;
 * the orders themselves: by the refit's own validation, planning the refit in
   memory on the master with the returned sheet laid over it
   (:class:`automation.pbem.planning.Overlay`); if the other side's sheet is not
@@ -33,6 +37,7 @@ from automation.errors import CellProblem, WorkbookError, WorkbookFileError, lis
 from automation.pbem.carry import Carried
 from automation.pbem.export import INFO_SHEET, campaign_dates, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
+from automation.workbook.forms.status import STATUS_CELL, Status, ready, status_of
 from automation.workbook.reader import header_row, match_name
 from automation.workbook.schema import system_kinds
 
@@ -170,7 +175,7 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     book_path, orders_path = Path(book_path), Path(orders_path)
     if orders_path.resolve() == book_path.resolve():
         raise WorkbookFileError(f"{orders_path}: that is the campaign workbook itself, not a player's orders")
-    book = guard.open_book(book_path)
+    book = planning.answers(guard.open_book(book_path))  # a form not yet answered is not there
     settings = planning.settings_of(book)
     commitment = str(settings.get("Key commitment") or "")
     key = planning.master_key(book_path, key_file, commitment)
@@ -206,8 +211,12 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
         raise refuse([info_problem("Return code", "Return code: does not match this campaign's key for "
                                                   f"{side} and {sheet!r}: the Export sheet was edited")])
     if book.has(sheet):
+        if status_of(book.raw(sheet)) is Status.READY:
+            raise WorkbookFileError(f"{orders_path}: the umpire already answered {sheet!r} in {book_path.name} (its "
+                                    f"{STATUS_CELL} says {Status.READY.value}); nothing was changed")
         raise WorkbookFileError(f"{orders_path}: {sheet!r} is already in {book_path.name}: these orders were imported "
                                 "before; nothing was changed")
+    replace = [sheet] if book.is_unanswered(sheet) else []  # the master's unanswered form: kept for undo
     if not ret.has(sheet):
         raise refuse([CellProblem(sheet, "A1", f"the sheet {sheet!r} is missing: keep the orders sheet's name")])
     outcome, _ = plan_refit(book, key)
@@ -228,7 +237,7 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     masked = Masked(secret)
     masked.rows(body, h, columns)
     unalias(body, h, {a: n for n, a in secret.items()}, columns)
-    extra = {sheet: raw}
+    extra = {sheet: ready(raw)}  # sent back: an answer, whatever its status cell says
     for s in sides:
         other = kind.name_for(date=date, side=s)
         if other != sheet and not book.has(other):
@@ -249,5 +258,5 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
         if any(v is not None for v in values):
             rows.append(values)
     append_sheets(book_path, [NewSheet(sheet, rows, kind="orders", column_widths=[c.width for c in kind.columns])],
-                  batch=f"Import {sheet}", expected_digest=book.digest)
+                  batch=f"Import {sheet}", expected_digest=book.digest, replace=replace)
     return f"imported {sheet} into {book_path}: {len(rows) - 1} order(s)"

@@ -10,6 +10,7 @@ is pointed out.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from typing import Any
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
 from automation.errors import MusterrollError
+from automation.workbook.forms.status import STATUS_CELL, Status
 
 MAX_SIDES = 4  # a refit never waits on more sheets of one kind than the campaign has sides
 
@@ -31,6 +33,7 @@ class Pending:
     sheet: str
     what: str
     near: str = ""  # a sheet of the workbook whose name is close to ``sheet``
+    form: bool = False  # ``sheet`` is a form (written by the refit): it counts once set to Ready
 
     @classmethod
     def of(cls, waiting: Waiting, names: Sequence[str], what: str = "") -> Pending:
@@ -39,7 +42,8 @@ class Pending:
     def line(self) -> str:
         who = "the umpire" if self.who == UMPIRE else self.who
         hint = (f" (did you mean {self.near!r}? rename it {self.sheet!r})" if self.near else "")
-        return f"waiting for {self.sheet} ({who} fills it): {self.what}{hint}"
+        ready = f"; when it is complete, set {self.sheet}!{STATUS_CELL} to {Status.READY.value}" if self.form else ""
+        return f"waiting for {self.sheet} ({who} fills it): {self.what}{hint}{ready}"
 
 
 def _words(name: str) -> list[str]:
@@ -77,17 +81,54 @@ def candidates(book: Any) -> list[str]:
 
 def pending(book: Any, key: CampaignKey, waiting: Waiting | None) -> list[Pending]:
     """Every decision the refit of ``book`` waits for (the first is ``waiting``)."""
+    return waiting_forms(book, key, waiting)[0]
+
+
+def waiting_forms(book: Any, key: CampaignKey, waiting: Waiting | None) -> tuple[list[Pending], list[Any]]:
+    """Every decision the refit of ``book`` waits for, each marked when its
+    sheet is a form, and the forms to add to the workbook for them: one per
+    sheet waited for that the workbook does not hold yet and for which the
+    campaign's view has a form (``view.form``; None: no form, as for a sheet
+    the umpire makes by hand)."""
     from automation.pbem import planning, views
-    from automation.pbem.reports import kind_of
 
     if waiting is None:
-        return []
+        return [], []
+    real = book
+    book = planning.answers(book)
     names = candidates(book)
     try:
         planned = planning.plan(book, key)
         view = views.view_for(str(planned.settings.get("Rule system") or ""), book)
     except MusterrollError:
-        return [Pending.of(waiting, names)]
+        return [Pending.of(waiting, names)], []
+    found = _pending(book, key, waiting, names, planned, view)
+    sheets, out = [], []
+    for p in found:
+        if real.has(p.sheet):  # written before: a form only if it still says so
+            out.append(dataclasses.replace(p, form=book.is_unanswered(p.sheet)))
+            continue
+        form = view.form(book, planned, p.who, p.sheet)
+        if form is None:
+            out.append(p)
+            continue
+        sheets.append(form_sheet(form))
+        out.append(dataclasses.replace(p, form=True))
+    return out, sheets
+
+
+def form_sheet(form: Any) -> Any:
+    """The new sheet that is ``form`` (its rows: the header and the rows offered, for the record)."""
+    from automation.workbook.package import NewSheet
+
+    rows = [form.columns] + [[r.values.get(c) for c in form.columns] for r in form.rows]
+    return NewSheet(form.name, rows, kind=form.kind.tab, form=form)
+
+
+def _pending(book: Any, key: CampaignKey, waiting: Waiting, names: list[str], planned: Any,
+             view: Any) -> list[Pending]:
+    from automation.pbem import planning, views
+    from automation.pbem.reports import kind_of
 
     def what(w: Waiting) -> str:
         return view.sheet_what(planned, w) if w.who != UMPIRE and hasattr(view, "sheet_what") else w.what

@@ -40,6 +40,26 @@ class Planned:
         return tuple(self.system.side_names(self.inputs))
 
 
+NOT_FORMS = ("report", "ledger", "roster", "log")  # tabs of the sheets a refit writes as results
+
+
+def may_be_form(name: str) -> bool:
+    """Whether sheet ``name`` can be a form (a dated decision sheet: orders,
+    results, setup); the others are never parsed for a status cell."""
+    from automation.pbem.reports import kind_of
+
+    kind = kind_of(name)
+    return kind is not None and kind.dated and kind.tab not in NOT_FORMS
+
+
+def answers(book: Any) -> Any:
+    """``book`` with its unanswered forms left out (automation.workbook.forms.status),
+    unless it is such a view already."""
+    from automation.workbook.forms.status import answered
+
+    return book if getattr(book, "answers_only", False) else answered(book, may_be_form)
+
+
 class CampaignOver(UsageError):
     """Every date of the campaign has been refitted: no decision is pending."""
 
@@ -65,6 +85,7 @@ class Overlay:
         self.extra = {name: [list(r) for r in rows] for name, rows in extra.items()}
         self.path = book.path
         self.digest = book.digest
+        self.answers_only = getattr(book, "answers_only", False)
         self.sheet_names = list(book.sheet_names) + [n for n in self.extra if n not in book.sheet_names]
 
     def has(self, name: str) -> bool:

@@ -88,10 +88,15 @@ RECORD = re.compile(r"_mr_batch_(\d+)", re.I)
 
 @dataclass(frozen=True)
 class Batch:
-    """One recorded ``append_sheets`` call: its name and the sheets it added."""
+    """One recorded ``append_sheets`` call: its name, the sheets it added,
+    those of them written as forms for a person to fill (``forms``: inputs,
+    not results) and the sheets it replaced (``replaced``: kept hidden, put
+    back by undo)."""
 
     name: str
     sheets: tuple[str, ...]
+    forms: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- package
@@ -117,6 +122,12 @@ class _Sheet:
 
 
 _Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
+ENTRY = re.compile(r"(form |replaced )?(\d+)\|(.*)", re.S)  # a batch record's sheet entry
+
+
+def hidden_name(number: int, k: int) -> str:
+    """The name the ``k``-th sheet replaced by batch ``number`` is kept under (very hidden) until undo."""
+    return f"_mr_{number:04d}_{k}"
 
 
 class _Package:
@@ -201,10 +212,18 @@ class _Package:
             if not re.fullmatch(r"\{\s*" + item + r"(?:\s*[,;]\s*" + item + r")*\s*\}", value, re.S):
                 raise WorkbookFileError(f"{self.where}: batch record {node.get('name')} is damaged: {value[:80]}")
             texts = [t[1:-1].replace('""', '"') for t in re.findall(item, value)]
-            entries: list[tuple[int | None, str]] = [
-                (int(hit.group(1)), hit.group(2)) if (hit := re.fullmatch(r"(\d+)\|(.*)", t, re.S)) else (None, t)
-                for t in texts[1:]]
-            out.append((int(m.group(1)), node, Batch(texts[0], tuple(n for _, n in entries)), entries))
+            entries: list[tuple[int | None, str]] = []
+            forms, replaced = [], []
+            for t in texts[1:]:
+                hit = ENTRY.fullmatch(t)
+                if hit is not None and hit.group(1) == "replaced ":
+                    replaced.append(hit.group(3))
+                    continue
+                if hit is not None and hit.group(1) == "form ":
+                    forms.append(hit.group(3))
+                entries.append((int(hit.group(2)), hit.group(3)) if hit else (None, t))
+            batch = Batch(texts[0], tuple(n for _, n in entries), tuple(forms), tuple(replaced))
+            out.append((int(m.group(1)), node, batch, entries))
         return sorted(out, key=lambda r: r[0])
 
     def worksheet_names(self) -> list[str]:
@@ -314,14 +333,21 @@ def list_batches(path: Path) -> list[Batch]:
     return [r[2] for r in _Package(str(path), _read(Path(path))).records()]
 
 
-def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None) -> None:
+def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None,
+                  replace: Sequence[str] = ()) -> None:
     """Append ``sheets`` at the end of the workbook as one undoable batch named ``batch``
-    (holding the workbook's write lock, see :mod:`automation.workbook.lock`)."""
+    (holding the workbook's write lock, see :mod:`automation.workbook.lock`).
+
+    ``replace``: names of sheets already in the workbook that a sheet of the
+    same name in ``sheets`` takes the place of (a form answered elsewhere).
+    Each is kept, untouched, as a very hidden sheet named by :func:`hidden_name`
+    and recorded in the batch, so undo puts it back exactly as it was."""
     with writing(path):
-        _append_sheets(path, sheets, batch, expected_digest)
+        _append_sheets(path, sheets, batch, expected_digest, replace)
 
 
-def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_digest: str | None) -> None:
+def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_digest: str | None,
+                   replace: Sequence[str] = ()) -> None:
     if not isinstance(batch, str) or not batch.strip() or utf16_len(batch) > 255 or re.search(r"[\x00-\x1f]", batch):
         raise UsageError(f"batch name {batch!r} must be a text of 1 to 255 characters without control characters")
     if not sheets:
@@ -330,6 +356,15 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     real, before, pkg = _open_for_change(path, expected_digest)
     current = pkg.sheets()
     seen = {s.name.lower(): s.name for s in current}
+    new_names = {s.name.lower() for s in sheets}
+    replaced: list[_Sheet] = []
+    for name in replace:
+        old = next((s for s in current if s.name.lower() == name.lower()), None)
+        if old is None or old.rel_type != f"{REL_NS}/worksheet" or not old.visible or name.lower() not in new_names:
+            raise UsageError(f"{path}: {name!r} cannot be replaced: it must be a visible worksheet of the workbook "
+                             "and a sheet of the batch must bear its name")
+        replaced.append(old)
+        del seen[name.lower()]
     for sheet in sheets:
         check_sheet_name(sheet.name)
         if sheet.name.lower() in seen:
@@ -354,14 +389,15 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     assert sheets_node is not None
     r_prefix, r_decl = prefix_for(sheets_node, REL_NS)
     sheet_xml, entries, sheet_id = [], [batch], max([s.sheet_id for s in current] + [0]) + 1
-    for grafted in result.sheets:
+    for grafted, sheet in zip(result.sheets, sheets):
         rid = next(fresh)
         new_rels.append(("worksheet", grafted.part, rid))
         state = ' state="hidden"' if grafted.hidden else ""
         sheet_xml.append(f'<{qualified(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
                          f'{state} {r_prefix}:id="{rid}"{r_decl}/>')
-        entries.append(f"{sheet_id}|{grafted.name}")
+        entries.append(("form " if sheet.form is not None else "") + f"{sheet_id}|{grafted.name}")
         sheet_id += 1
+    entries += [f"replaced {old.sheet_id}|{old.name}" for old in replaced]
     formula = "{" + ",".join('"' + e.replace('"', '""') + '"' for e in entries) + "}"
     if len(formula) > 8000:
         raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
@@ -373,11 +409,17 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
     taken_titles = {n.get("localSheetId") for n in (names_node.children if names_node is not None else ())
                     if n.get("name").lower() == "_xlnm.print_titles"}
-    for i, grafted in enumerate(result.sheets, start=len(current)):  # each new sheet prints its header on every page
-        if str(i) not in taken_titles:
+    for i, (grafted, sheet) in enumerate(zip(result.sheets, sheets), start=len(current)):
+        if str(i) not in taken_titles:  # each new sheet prints its header (a form: its top rows) on every page
             quoted = "'" + grafted.name.replace("'", "''") + "'"
-            record += f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}!$1:$1</{tag}>'
+            record += (f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}'
+                       f'!$1:${sheet.title_rows}</{tag}>')
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
+    for k, old in enumerate(replaced, start=1):  # kept very hidden under a reserved name until undo
+        wb_edits += [set_attr(wb, old.node, "name", hidden_name(number, k)),
+                     set_attr(wb, old.node, "state", "veryHidden")]
+    wb_edits += _show_instead(wb, replaced, len(current) + [s.name.lower() for s in sheets].index(
+        replaced[0].name.lower())) if replaced else []
     if names_node is not None:
         wb_edits.append(insert_child(wb, names_node, record))
     else:  # definedNames follows sheets, functionGroups and externalReferences
@@ -432,6 +474,7 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
     new_index = {s.index: i for i, s in enumerate(kept)}
     wb = pkg.wb
     edits = [Edit(s.node.start, s.node.end, "") for s in chosen] + _fix_views(wb, kept, new_index)
+    edits += _restore(wb, records[-1][0], records[-1][2].replaced, kept)
     names_node = wb.root.find("definedNames")
     if names_node is not None:
         drop, renumber = [], []
@@ -500,6 +543,30 @@ def _reach(pkg: _Package, starts: Iterable[str], blocked: set[str]) -> set[str]:
             seen.add(part)
             stack += [r.target for r in pkg.rels(part) if r.target]
     return seen
+
+
+def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Edit]:
+    """A workbook shown on a sheet being replaced opens on its replacement (a hidden sheet is never active)."""
+    views = wb.root.find("bookViews")
+    gone = {str(s.index) for s in replaced}
+    return [set_attr(wb, view, "activeTab", str(new_index))
+            for view in (views.findall("workbookView") if views is not None else []) if view.attr("activeTab") in gone]
+
+
+def _restore(wb: XmlDoc, number: int, names: Sequence[str], kept: list[_Sheet]) -> list[Edit]:
+    """Edits putting back the sheets batch ``number`` replaced: each very hidden
+    sheet gets its name back and loses the state the batch gave it."""
+    edits = []
+    for k, name in enumerate(names, start=1):
+        hit = next((s for s in kept if s.name == hidden_name(number, k)), None)
+        if hit is None:
+            continue  # deleted by hand meanwhile: nothing to put back
+        edits.append(set_attr(wb, hit.node, "name", name))
+        tag = wb.text[hit.node.start:hit.node.inner_start]
+        state = re.search(r"""\s+state\s*=\s*(?:"[^"]*"|'[^']*')""", tag)
+        if state is not None:
+            edits.append(Edit(hit.node.start + state.start(), hit.node.start + state.end(), ""))
+    return edits
 
 
 def _fix_views(wb: XmlDoc, kept: list[_Sheet], new_index: dict[int, int]) -> list[Edit]:

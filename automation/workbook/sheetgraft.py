@@ -113,6 +113,14 @@ class NewSheet:
     validations: Sequence[ListValidation] = ()
     chart: LineChartSpec | None = None
     hidden: bool = False
+    form: object = None  # an automation.workbook.forms.model.Form: the sheet is that form, drawn by its own module
+
+    @property
+    def title_rows(self) -> int:
+        """The top rows printed on every page: the header (a form: its title, status and header rows)."""
+        from automation.workbook.forms.model import HEADER_ROW
+
+        return HEADER_ROW + 1 if self.form is not None else 1
 
     def __post_init__(self) -> None:
         check_sheet_name(self.name)
@@ -162,6 +170,11 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
         for sheet in sheets:
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS[sheet.kind])
+            if sheet.form is not None:
+                from automation.workbook.forms.draw import draw
+
+                draw(book, ws, sheet.form)  # type: ignore[arg-type]
+                continue
             ws.freeze_panes(1, 0)
             widths = _auto_widths(sheet.rows) if sheet.column_widths is None else list(sheet.column_widths)
             widths = [max(w, header_width(sheet.rows[0][c] if c < len(sheet.rows[0]) else None))
@@ -329,12 +342,15 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], sheets: Sequence[New
             queue += [target for _, target in _targets(temp, part)]
     style_ref = r'(<(?:c|row) [^>]*?\bs="|<col [^>]*?\bstyle=")(\d+)(")'
     used = {int(m.group(2)) for p in sheet_parts for m in re.finditer(style_ref, temp.read(p).decode())}
-    new_styles, xf_map = merge_styles(temp.read("xl/styles.xml"), styles, used)
+    dxf_ref = r'(<cfRule [^>]*?\bdxfId=")(\d+)(")'  # a conditional format's look (a form's overspent total)
+    dxfs = {int(m.group(2)) for p in sheet_parts for m in re.finditer(dxf_ref, temp.read(p).decode())}
+    new_styles, xf_map = merge_styles(temp.read("xl/styles.xml"), styles, used | {-1 - d for d in dxfs})
     parts: list[tuple[str, bytes, str | None]] = []
     for old, new in renamed.items():
         data = temp.read(old)
         if old in sheet_parts:
             xml = re.sub(style_ref, lambda m: f"{m.group(1)}{xf_map[int(m.group(2))]}{m.group(3)}", data.decode())
+            xml = re.sub(dxf_ref, lambda m: f"{m.group(1)}{-1 - xf_map[-1 - int(m.group(2))]}{m.group(3)}", xml)
             data = _rewrite_sheet(xml, placeholders).encode()
         parts.append((new, data, overrides.get(old) or defaults.get(old.rpartition(".")[2].lower())))
         if rels_name(old) in temp.namelist():
@@ -365,11 +381,13 @@ _STYLE_ORDER = ("numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs
 def merge_styles(temp_styles: bytes, target: bytes | None, used: set[int]) -> tuple[bytes, dict[int, int]]:
     """Append the cell formats in ``used`` (and their fonts, fills, borders and number
     formats) to ``target``; never reorder or change its entries. Identical entries
-    already present (for instance appended by an earlier batch) are reused."""
+    already present (for instance appended by an earlier batch) are reused. A
+    negative index ``-1 - d`` in ``used`` stands for differential format ``d``
+    (a conditional format's look); it maps to ``-1 - `` its index in ``target``."""
     if target is None:
         return temp_styles, {i: i for i in used}
     src, doc = parse_xml(temp_styles, "xl/styles.xml (new sheets)"), parse_xml(target, "xl/styles.xml")
-    lists = ("numFmts", "fonts", "fills", "borders", "cellXfs")
+    lists = ("numFmts", "fonts", "fills", "borders", "cellXfs", "dxfs")
 
     def children(d: XmlDoc, name: str) -> tuple[XNode, ...]:
         box = d.root.find(name)
@@ -399,7 +417,9 @@ def merge_styles(temp_styles: bytes, target: bytes | None, used: set[int]) -> tu
         return index if index < reserved else place(name, ours[name][index])
 
     xf_map = {0: 0}
-    for index in sorted(used - {0}):
+    for index in sorted(i for i in used if i < 0):
+        xf_map[index] = -1 - place("dxfs", ours["dxfs"][-1 - index])
+    for index in sorted(i for i in used if i > 0):
         head, sep, rest = ours["cellXfs"][index].partition(">")
         head = re.sub(r'\b(numFmtId|fontId|fillId|borderId|xfId)="(\d+)"',
                       lambda m: f'{m.group(1)}="{ref(m.group(1), int(m.group(2)))}"', head)

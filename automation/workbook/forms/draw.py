@@ -14,6 +14,7 @@ from typing import Any
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
 from automation.workbook.forms.model import HEADER_ROW, TITLE_ROW, TOTALS_ROW, Choice, Form, Rule, Whole
+from automation.workbook.forms.status import LABEL_COL, STATUS_COL, STATUS_LABEL, Status
 
 INPUT_FILL = "#FFF2CC"  # the cells a person fills
 OVERSPENT_FILL = "#F4B6B6"
@@ -27,7 +28,8 @@ def _formats(book: Any) -> dict[str, Any]:
         "title": book.add_format({"bold": True, "font_size": 12, "text_wrap": True, "valign": "top"}),
         "label": book.add_format({"bold": True, "align": "right"}),
         "total": book.add_format({"bold": True, "border": 1, "num_format": "0"}),
-        "note": book.add_format({"italic": True, "font_color": "#595959"}),
+        "note": book.add_format({"italic": True, "font_color": "#595959", "text_wrap": True, "valign": "top"}),
+        "status": book.add_format({"bold": True, "border": 2, "bg_color": INPUT_FILL, "align": "center"}),
         "head": book.add_format({"bold": True, "bg_color": "#D9E1F2", "border": 1, "text_wrap": True}),
         "given": book.add_format({"border": 1, "text_wrap": True, "valign": "top"}),
         "input": book.add_format({"border": 1, "bg_color": INPUT_FILL, "valign": "top"}),
@@ -55,6 +57,24 @@ def _validation(rule: Rule) -> dict[str, Any]:
     return options
 
 
+STATUS_LINE = ("Set B2 to Ready when this sheet is complete: the umpire's refit reads it only then (a copy sent "
+               "back to the umpire counts as Ready). An empty form set to Ready is a valid answer: nothing chosen.")
+
+
+def _status(ws: Any, f: dict[str, Any], end: int) -> None:
+    """A2 'Ready to use?', B2 its dropdown set to Not yet, and the plain line from C2 up to column ``end``."""
+    ws.write_string(TOTALS_ROW, LABEL_COL, STATUS_LABEL, f["label"])
+    ws.write_string(TOTALS_ROW, STATUS_COL, Status.NOT_YET.value, f["status"])
+    ws.data_validation(TOTALS_ROW, STATUS_COL, TOTALS_ROW, STATUS_COL, _validation(Choice.of(
+        Status.choices(), "Ready: this sheet is complete and the refit may read it; Not yet: still being filled")))
+    first, last = STATUS_COL + 1, end - 1
+    if last > first:
+        ws.merge_range(TOTALS_ROW, first, TOTALS_ROW, last, STATUS_LINE, f["note"])
+    else:
+        ws.write_string(TOTALS_ROW, first, STATUS_LINE, f["note"])
+    ws.set_row(TOTALS_ROW, 2 * LINE_HEIGHT + 2)
+
+
 def draw(book: Any, ws: Any, form: Form) -> None:
     """Draw ``form`` on the empty worksheet ``ws`` of the XlsxWriter ``book``
     (rows are written top to bottom, as XlsxWriter's constant-memory mode needs)."""
@@ -71,13 +91,16 @@ def draw(book: Any, ws: Any, form: Form) -> None:
     # row 1: what to do
     ws.set_row(TITLE_ROW, 48)
     ws.merge_range(TITLE_ROW, 0, TITLE_ROW, width - 1, form.title, f["title"])
-    # row 2: the live totals, above each account's cost column, with a label before them
+    # row 2: the status cell (A2 asks, B2 answers, then one plain line), and the live totals above each
+    # account's cost column, with a label before them
+    label_col = max(len(columns) - 1, STATUS_COL + 2) if form.accounts else width
+    _status(ws, f, label_col)
     cells = []
     if form.accounts:
         have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)
         names = " and ".join(f"{a.name} left" for a in form.accounts)
         label = form.totals_label or f"{names} (of {have}; red: overspent):"
-        ws.write_string(TOTALS_ROW, len(columns) - 1, label, f["label"])
+        ws.write_string(TOTALS_ROW, label_col, label, f["label"])
     for i, account in enumerate(form.accounts):
         cost_col = xl_col_to_name(len(columns) + i)
         left = f"={account.available}-SUM({cost_col}{first + 1}:{cost_col}{last + 1})"
