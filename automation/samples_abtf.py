@@ -208,7 +208,7 @@ def _sheet(name: str, kind, rows, tab: str):
 
 def enter_purchases(book: Path, date: str, purchases: dict[str, list[list[Any]]]) -> None:
     """Each side's secret purchases and chit for the RePh of ``date``."""
-    from automation.workbook.package import append_sheets
+    from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.PURCHASES.name_for(date=date, side=s), K.PURCHASES, rows, "orders")
                          for s, rows in purchases.items()], batch=f"Purchases {date}")
@@ -229,7 +229,7 @@ def end_17n(book: Path) -> list[list[Any]]:
 def enter_first_scenario(book: Path, end: list[list[Any]] | None = None, umpire: list[list[Any]] | None = None,
                          orders: dict[str, list[list[Any]]] | None = None) -> None:
     """What the umpire and the players enter after the 17N CG Scenario."""
-    from automation.workbook.package import append_sheets
+    from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.END.name_for(date="17N"), K.END, end_17n(book) if end is None else end, "results"),
                          _sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, UMPIRE_18AM if umpire is None else umpire,

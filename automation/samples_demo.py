@@ -52,9 +52,9 @@ def _sheet(name: str, kind, rows, tab: str):
 
 
 def _enter(book: Path, batch: str, sheets) -> None:
-    from automation.workbook.package import append_sheets
+    from automation.workbook.forms.status import enter
 
-    append_sheets(book, sheets, batch=batch)
+    enter(book, sheets, batch=batch)  # in place of the forms the refit wrote
     print(f"entered {', '.join(s.name for s in sheets)}")
 
 

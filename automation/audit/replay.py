@@ -162,6 +162,7 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     input sheets as its record holds them) and compare what it wrote; stop at
     the first refit that differs."""
     from automation.audit.chain import Reads, seal, sealed_by, sealer
+    from automation.pbem.planning import answers
     from automation.service import plan_refit
 
     refits = refit_batches(book, batches)
@@ -181,21 +182,22 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     for n, batch in enumerate(refits, start=1):
         if progress:
             progress(n, len(refits), batch.name)
-        written = [s for s in batch.sheets if s in names]
+        outputs = [s for s in batch.sheets if s not in getattr(batch, "forms", ())]  # a form written is an input
+        written = [s for s in outputs if s in names]
         first = min(names.index(s) for s in written)
         report = next(s for s in batch.sheets if is_report(s) and s in names)
         view = Before(book, names[:first], inputs_at.get(report, {}), same)
         try:
-            reads = Reads(view)
+            reads = Reads(answers(view))  # as the refit: a form not yet answered is not there
             _, sheets = plan_refit(reads, key)
             sheets = seal(view, sheets, key=key, read=reads.names, parts=_parts(book, batch)) if sheets else sheets
         except MusterrollError as exc:
             return Replayed(n - 1, sheets_checked, (CellProblem(report, "A1", f"{batch.name!r} cannot be run again "
                                                                              f"from what it read: {exc}"),))
         expected = [s.name for s in sheets]
-        if expected != list(batch.sheets):
-            extra = [s for s in batch.sheets if s not in expected]
-            missing = [s for s in expected if s not in batch.sheets]
+        if expected != outputs:
+            extra = [s for s in outputs if s not in expected]
+            missing = [s for s in expected if s not in outputs]
             why = (f"wrote {', '.join(extra)}, which the rules do not give" if extra else
                    f"lacks {', '.join(missing)}, which the rules give" if missing else
                    f"wrote its sheets in another order than the rules ({', '.join(expected)})")

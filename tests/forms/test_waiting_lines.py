@@ -34,7 +34,7 @@ def test_both_sides_spending_is_asked_for_one_line_each(capsys, rostov, tmp_path
     assert code == 0
     assert waiting_lines(out) == [
         f"waiting for Spend Dec 23 {side} ({side} fills it): repairs, purchases and FPP spending (an empty sheet "
-        "means none)" for side in ("German", "Russian")]
+        f"means none); when it is complete, set Spend Dec 23 {side}!B2 to Ready" for side in ("German", "Russian")]
 
 
 def test_json_lists_every_pending_decision(capsys, rostov, tmp_path):
@@ -50,7 +50,8 @@ def test_each_sides_orders_ask_for_posture_and_escapes_whichever_the_refit_stopp
     assert code == 0
     assert sorted(waiting_lines(out)) == [
         f"waiting for Orders Dec 24 {side} ({side} fills it): posture (Attack or Defend, 2.1) and escape attempts of "
-        "isolated and cut-off stands (2.1.2.4.3)" for side in ("German", "Russian")]
+        f"isolated and cut-off stands (2.1.2.4.3); when it is complete, set Orders Dec 24 {side}!B2 to Ready"
+        for side in ("German", "Russian")]
 
 
 @pytest.mark.parametrize("typed", ["Results 23 Dec", "results dec 23", "Results Dec 32"])

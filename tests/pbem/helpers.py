@@ -14,7 +14,7 @@ from automation.samples import SAMPLE
 from automation.samples_demo import ORDERS_DEC24, RESULTS_DEC23, SPEND_DEC23, SPEND_DEC24, _sheet
 from automation.service import refit
 from automation.workbook import bf_sheets as K
-from automation.workbook.package import append_sheets
+from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms
 
 
 def private_copy(src: Path, folder: Path) -> Path:

@@ -57,12 +57,13 @@ def _validation(rule: Rule) -> dict[str, Any]:
     return options
 
 
-STATUS_LINE = ("Set B2 to Ready when this sheet is complete: the umpire's refit reads it only then (a copy sent "
-               "back to the umpire counts as Ready). An empty form set to Ready is a valid answer: nothing chosen.")
+STATUS_LINE = ("Set B2 to Ready when this sheet is complete: the refit reads it only then (sent back by a player, "
+               "it counts as Ready). Nothing chosen and Ready is a valid answer.")
 
 
-def _status(ws: Any, f: dict[str, Any], end: int) -> None:
-    """A2 'Ready to use?', B2 its dropdown set to Not yet, and the plain line from C2 up to column ``end``."""
+def _status(ws: Any, f: dict[str, Any], end: int, widths: list[float]) -> None:
+    """A2 'Ready to use?', B2 its dropdown set to Not yet, and the plain line from C2 up to column ``end``
+    (``widths``: the form's column widths, for the row's height)."""
     ws.write_string(TOTALS_ROW, LABEL_COL, STATUS_LABEL, f["label"])
     ws.write_string(TOTALS_ROW, STATUS_COL, Status.NOT_YET.value, f["status"])
     ws.data_validation(TOTALS_ROW, STATUS_COL, TOTALS_ROW, STATUS_COL, _validation(Choice.of(
@@ -72,7 +73,8 @@ def _status(ws: Any, f: dict[str, Any], end: int) -> None:
         ws.merge_range(TOTALS_ROW, first, TOTALS_ROW, last, STATUS_LINE, f["note"])
     else:
         ws.write_string(TOTALS_ROW, first, STATUS_LINE, f["note"])
-    ws.set_row(TOTALS_ROW, 2 * LINE_HEIGHT + 2)
+    room = sum(widths[first:max(last, first) + 1]) or 20
+    ws.set_row(TOTALS_ROW, LINE_HEIGHT * max(2, math.ceil(len(STATUS_LINE) / (room * CHARS_PER_WIDTH))) + 2)
 
 
 def draw(book: Any, ws: Any, form: Form) -> None:
@@ -94,7 +96,7 @@ def draw(book: Any, ws: Any, form: Form) -> None:
     # row 2: the status cell (A2 asks, B2 answers, then one plain line), and the live totals above each
     # account's cost column, with a label before them
     label_col = max(len(columns) - 1, STATUS_COL + 2) if form.accounts else width
-    _status(ws, f, label_col)
+    _status(ws, f, label_col, [form.widths.get(c, form.kind.columns[i].width) for i, c in enumerate(columns)])
     cells = []
     if form.accounts:
         have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)

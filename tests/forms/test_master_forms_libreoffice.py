@@ -1,0 +1,76 @@
+"""The forms the refit writes into the master, through LibreOffice: the whole
+master saved again by LibreOffice keeps each form working (its dropdowns,
+validated counts, live totals and overspent highlight; still not an answer
+until Ready, then read as one), and each form renders to PDF and PNG pages,
+one page wide with its top rows repeated."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from automation.service import refit
+from automation.workbook.forms.fill import fill
+from automation.workbook.forms.status import Status, status_of
+from automation.workbook.reader import Workbook
+from tests.forms.test_forms_render import pdf_pages, tool
+from tests.forms.test_master_forms import SYSTEMS, copy
+from tests.workbook.package_helpers import libreoffice, soffice
+
+
+
+@pytest.fixture(scope="module")
+def refitted(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("master_forms_lo")
+    out = {}
+    for system, (sample, _) in SYSTEMS.items():
+        out[system] = copy(sample, root / system)
+        refit(out[system])
+    return out
+
+
+def test_a_libreoffice_round_trip_of_the_whole_master_keeps_its_forms_working(tmp_path, refitted):
+    soffice()
+    (tmp_path / "lo").mkdir()
+    libreoffice(refitted["bf"], "xlsx", tmp_path / "lo")
+    book = tmp_path / "lo" / refitted["bf"].name
+    shutil.copyfile(refitted["bf"].with_suffix(".key"), book.with_suffix(".key"))
+    ws = openpyxl.load_workbook(book)["Spend Dec 23 German"]
+    rules = ws.data_validations.dataValidation
+    assert any(dv.type == "list" and "B2" in dv.sqref and "Ready" in dv.formula1 for dv in rules)  # the status
+    assert any(dv.type == "whole" for dv in rules) and any(dv.type == "list" and str(dv.sqref).startswith("A") for dv in rules)
+    formulas = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("=")]
+    assert any(f.startswith("=20-SUM(F4:F") for f in formulas) and any("ISNUMBER(C" in f for f in formulas)
+    assert ws.conditional_formatting  # the overspent highlight
+    again = refit(book)  # still forms not yet answered after LibreOffice saved them
+    assert again.written == [] and all(p.form for p in again.pending) and len(again.pending) == 2
+    fill(book, "Spend Dec 23 German", [{"Order": "Purchase", "Subject": "I1", "Value": 1}])
+    fill(book, "Spend Dec 23 Russian", [])
+    assert status_of(Workbook(book).raw("Spend Dec 23 German")) is Status.READY
+    done = refit(book)
+    assert "Ledger Dec 23" in done.written
+    assert any(r[2:3] == ["Purchase I1"] or "I1" in str(r) for r in Workbook(book).raw("Ledger Dec 23"))
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_each_form_of_the_master_renders_one_page_wide_to_pdf_and_png(tmp_path, refitted, system):
+    soffice()
+    for sheet in SYSTEMS[system][1]:
+        only = tmp_path / f"{sheet}.xlsx"
+        wb = openpyxl.load_workbook(refitted[system])
+        for ws in wb.worksheets:  # the master's form alone on the page (the others hidden, not printed)
+            ws.sheet_state = "visible" if ws.title == sheet else "hidden"
+        wb.active = wb.sheetnames.index(sheet)
+        wb.save(only)
+        pdf, pages = pdf_pages(only, tmp_path)
+        header = Workbook(refitted[system]).raw(sheet)[2]
+        assert len(pages) <= 2, f"{sheet} prints on {len(pages)} pages"
+        for text in pages:  # one page wide, the title, status and header rows on every page
+            assert "Ready to use?" in text and all(w in text for c in header for w in str(c).split())
+        assert pages[0].split()[0] == f"{sheet.split()[-1]}:"
+        subprocess.run([tool("pdftoppm"), "-png", "-r", "70", str(pdf), str(tmp_path / only.stem)], check=True)
+        pngs = sorted(tmp_path.glob(f"{only.stem}*.png"))
+        assert len(pngs) == len(pages) and all(p.stat().st_size > 5000 for p in pngs)  # kept in tmp_path to look at
