@@ -269,11 +269,18 @@ def run_demo(folder: Path) -> Path:
     shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
     from automation.service import refit
 
+    from automation.samples_demo import as_lines, through_forms
+
+    def purchases(date: str, rows: dict[str, list[list[Any]]]) -> Any:
+        return lambda: through_forms(book, {K.PURCHASES.name_for(date=date, side=s): as_lines(K.PURCHASES, r)
+                                            for s, r in rows.items()})
+
     steps = [("== 17N: the RePh before the CG Initial Scenario", None),
-             ("== each side's purchases for 17N (OB RGs, fortifications)", lambda: enter_purchases(book, "17N", PURCHASES_17N)),
+             ("== each side fills its Purchases form for 17N (OB RGs, fortifications)", purchases("17N", PURCHASES_17N)),
              ("== 17N is played; the umpire enters End 17N and Umpire 18AM, the players their 18AM orders",
               lambda: enter_first_scenario(book)),
-             ("== each side's purchases and Initiative Chit for 18AM", lambda: enter_purchases(book, "18AM", PURCHASES_18AM))]
+             ("== each side fills its Purchases form for 18AM (RGs, fortifications, Initiative Chit)",
+              purchases("18AM", PURCHASES_18AM))]
     for title, enter in steps:
         print(title)
         if enter is not None:

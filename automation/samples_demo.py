@@ -45,6 +45,18 @@ SPEND_DEC24 = {
 }
 
 
+def spend_dec24_form() -> dict[str, list[list[Any]]]:
+    """SPEND_DEC24 as a player picks it on the form: the enemy wreck by the
+    alias the export shows, its removal chosen with Yes (2.1.1.5.1)."""
+    from automation.pbem.export import alias
+    from automation.samples import SAMPLE_KEY
+
+    german = [["Repair", "G-Pz-2", 1, "spend the one CPP allowed"],
+              ["Removal", alias(SAMPLE_KEY, "R-T34-2"), "Yes", "destroy the T-34 wreck behind our lines"],
+              ["Removal", "Wire north of the kolkhoz", None, "near MLR"]]
+    return {"German": german, "Russian": SPEND_DEC24["Russian"]}
+
+
 def _sheet(name: str, kind, rows, tab: str):
     from automation.workbook.package import NewSheet
 
@@ -58,6 +70,30 @@ def _enter(book: Path, batch: str, sheets) -> None:
     print(f"entered {', '.join(s.name for s in sheets)}")
 
 
+def as_lines(kind, rows) -> list[dict[str, Any]]:
+    """Sheet rows as the lines a form is filled with (column name -> value)."""
+    return [dict(zip(kind.header, r)) for r in rows]
+
+
+def through_forms(book: Path, answers: dict[str, list[dict[str, Any]]]) -> None:
+    """Each side answers its form as a player does: the umpire exports it, the
+    player fills the exported form (only values its dropdowns and validations
+    offer) and sends it back, and the umpire imports it in place of the
+    master's unanswered form. ``answers``: sheet -> its lines."""
+    from automation.pbem.export import export
+    from automation.pbem.importer import import_orders
+    from automation.workbook.forms.fill import fill
+
+    for sheet, lines in answers.items():
+        side = sheet.split()[-1]
+        sent = book.parent / f"{sheet}.xlsx"
+        export(book, side, sent)
+        fill(sent, sheet, lines)
+        done = import_orders(book, sent).rpartition(": ")[2]
+        print(f"  {side} fills {sheet} in the export and sends it back: {done} imported")
+        sent.unlink()
+
+
 def _refit(book: Path) -> None:
     from automation.service import refit
 
@@ -68,14 +104,14 @@ def _refit(book: Path) -> None:
 def play(book: Path) -> None:
     print("== Dec 23: the first scenario's refit (postures set on the Sides sheet)")
     _refit(book)
-    _enter(book, "Spend Dec 23", [_sheet(K.SPEND.name_for(date="Dec 23", side=s), K.SPEND, rows, "orders")
-                                  for s, rows in SPEND_DEC23.items()])
+    through_forms(book, {K.SPEND.name_for(date="Dec 23", side=s): as_lines(K.SPEND, rows)
+                         for s, rows in SPEND_DEC23.items()})
     _refit(book)
-    print("== Dec 23 is played; the umpire enters the results, the players their Dec 24 orders")
+    print("== Dec 23 is played; the umpire enters the results, the players fill their Dec 24 orders")
     _enter(book, "Results Dec 23", [_sheet(K.RESULTS.name_for(date="Dec 23"), K.RESULTS, RESULTS_DEC23, "results")])
-    _enter(book, "Orders Dec 24", [_sheet(K.ORDERS.name_for(date="Dec 24", side=s), K.ORDERS, rows, "orders")
-                                   for s, rows in ORDERS_DEC24.items()])
+    through_forms(book, {K.ORDERS.name_for(date="Dec 24", side=s): as_lines(K.ORDERS, rows)
+                         for s, rows in ORDERS_DEC24.items()})
     _refit(book)
-    _enter(book, "Spend Dec 24", [_sheet(K.SPEND.name_for(date="Dec 24", side=s), K.SPEND, rows, "orders")
-                                  for s, rows in SPEND_DEC24.items()])
+    through_forms(book, {K.SPEND.name_for(date="Dec 24", side=s): as_lines(K.SPEND, rows)
+                         for s, rows in spend_dec24_form().items()})
     _refit(book)

@@ -16,6 +16,21 @@ def test_the_demo_refits_two_dates_of_a_fresh_copy_and_says_where_it_is(tmp_path
     assert (tmp_path / "musterroll-demo" / "advance_to_rostov.key").exists()
     names = CalamineWorkbook.from_path(book).sheet_names
     assert {"Refit Dec 23 1", "Refit Dec 23 2", "Roster Dec 24", "Ledger Dec 24", "Summary Dec 24"} <= set(names)
+    # played through the forms: each side fills the form of its export, and import puts it in place of the
+    # master's unanswered form (kept for undo)
+    for sheet, orders in (("Spend Dec 23 German", 3), ("Spend Dec 23 Russian", 3), ("Orders Dec 24 Russian", 2),
+                          ("Spend Dec 24 German", 3), ("Spend Dec 24 Russian", 1)):
+        side = sheet.split()[-1]
+        assert f"  {side} fills {sheet} in the export and sends it back: {orders} order(s) imported" in out
+    from automation.workbook.package import list_batches
+    from automation.workbook.reader import Workbook
+
+    batches = list_batches(book)
+    assert ("Spend Dec 24 German",) in [b.replaced for b in batches]  # the master's form, replaced by the answer
+    spend = Workbook(book).raw("Spend Dec 24 German")
+    assert [r[:3] for r in spend[1:3]] == [["Repair", "G-Pz-2", 1], ["Removal", "R-T34-2", "Yes"]]  # the alias undone
+    ledger = [r for r in Workbook(book).raw("Ledger Dec 23") if "O3" in str(r)]
+    assert ledger, "the German purchase of two O3 chosen on the form reaches the ledger"
 
 
 def test_running_the_demo_again_makes_another_fresh_copy(tmp_path, capsys, monkeypatch):

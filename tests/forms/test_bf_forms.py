@@ -80,21 +80,20 @@ def test_values_picked_on_the_form_are_imported_as_those_orders(capsys, rostov, 
 
 
 def test_the_umpire_filling_the_form_in_the_master_gets_the_same_orders(capsys, rostov, tmp_path):
-    """The same form's rows, as the umpire would leave them in the master: offered rows without a Value are no
-    orders, those with one are."""
+    """The master's own form, filled by the umpire and set to Ready: offered rows without a Value are no orders,
+    those with one are, as in the player's returned export."""
     from automation.service import plan_refit
-    from automation.workbook.package import NewSheet, append_sheets
+    from automation.workbook.forms.fill import fill
 
     book = private_copy(rostov["spend_dec24"], tmp_path / "a")
     export = exported(capsys, book, "German", tmp_path / "g.xlsx")
     back = choose(export, tmp_path / "back.xlsx", "Spend Dec 24 German", {("Purchase", "I1"): 1})
-    rows = Workbook(back).raw("Spend Dec 24 German")
     other = private_copy(rostov["spend_dec24"], tmp_path / "b")
-    append_sheets(other, [NewSheet("Spend Dec 24 German", [r[:5] for r in rows], kind="orders")], batch="by hand")
+    fill(other, "Spend Dec 24 German", [{"Order": "Purchase", "Subject": "I1", "Value": 1}])
     assert run(capsys, "import", book, back)[0] == 0
     by_import = plan_refit(Workbook(book))[0]
     by_hand = plan_refit(Workbook(other))[0]
-    assert by_import.waiting == by_hand.waiting
+    assert by_import.waiting == by_hand.waiting and by_hand.waiting.sheet == "Spend Dec 24 Russian"
     assert [e.text for e in by_import.entries] == [e.text for e in by_hand.entries]
 
 

@@ -11,7 +11,14 @@ def test_demo_abtf_plays_the_sample_into_a_fresh_folder(capsys, tmp_path):
     assert code == 0, err
     assert out.count("waiting for Purchases 17N") == 2  # both sides, one line each
     assert "18AM: refit complete" in out and "did you mean" not in out
-    names = Workbook(tmp_path / "demo" / "a_bridge_too_far.xlsx").sheet_names
+    for side, orders in (("British", 1), ("German", 3)):
+        assert f"  {side} fills Purchases 17N {side} in the export and sends it back: {orders} order(s) imported" in out
+    for side, orders in (("British", 2), ("German", 4)):
+        assert f"  {side} fills Purchases 18AM {side} in the export and sends it back: {orders} order(s) imported" in out
+    book = tmp_path / "demo" / "a_bridge_too_far.xlsx"
+    chits = [r[:2] for r in Workbook(book).raw("Purchases 18AM German") if r[0] == "Chit"]
+    assert chits == [["Chit", "Attack"]]  # chosen on the form's Chit row, from the chits left
+    names = Workbook(book).sheet_names
     assert {"RePh 17N 1", "RePh 17N 2", "RePh 18AM 1", "RePh 18AM 2", "CG Roster 18AM"} <= set(names)
     code, _, err = run(capsys, "demo", "abtf", "--folder", tmp_path / "demo")
     assert code == 2 and "already exists" in err

@@ -16,7 +16,6 @@ from automation.workbook.forms.model import HEADER_ROW
 from automation.workbook.forms.status import STATUS_CELL, Status
 
 KEYS = ("Order", "Purchase", "Entry")  # the first column: what kind of line it is
-SUBJECTS = ("Subject", "Item")  # the second: what it is about
 
 
 def _accepts(rules: list[Any], cell: str, value: Any) -> str | None:
@@ -39,9 +38,10 @@ def fill(path: Path, sheet: str, lines: Sequence[Mapping[str, Any]], out: Path |
          ready: bool = True) -> Path:
     """Write ``lines`` (column name -> value) into the form ``sheet`` of the
     workbook at ``path`` and save it as ``out`` (default: in place). A line
-    whose kind and subject match an offered row fills that row's empty cells;
-    any other goes in the first free row. Every value must be one its cell's
-    validation accepts (UsageError naming the cell otherwise)."""
+    that an offered row fits (its kind is the line's, and every cell it
+    already holds) fills that row's empty cells; any other goes in the first
+    free row. Every value must be one its cell's validation accepts
+    (UsageError naming the cell otherwise)."""
     import openpyxl
 
     wb = openpyxl.load_workbook(path)
@@ -49,23 +49,22 @@ def fill(path: Path, sheet: str, lines: Sequence[Mapping[str, Any]], out: Path |
     top = HEADER_ROW + 1
     header = {str(c.value).strip(): c.column for c in ws[top] if c.value not in (None, "")}
     key = next(k for k in KEYS if k in header)
-    subject = next((s for s in SUBJECTS if s in header), None)
     rules = list(ws.data_validations.dataValidation)
-    offered: dict[tuple[str, str], int] = {}
-    for r in range(top + 1, ws.max_row + 1):
-        kind = ws.cell(r, header[key]).value
-        if kind:
-            about = str(ws.cell(r, header[subject]).value or "") if subject else ""
-            offered.setdefault((str(kind), about), r)
+
+    def fits(r: int, line: Mapping[str, Any]) -> bool:
+        """Row ``r`` offers ``line``: its kind, and every cell it already holds, are the line's."""
+        if str(ws.cell(r, header[key]).value or "") != str(line.get(key) or ""):
+            return False
+        return all(ws.cell(r, header[c]).value in (None, "") or str(ws.cell(r, header[c]).value) == str(v)
+                   for c, v in line.items() if c in header and v is not None)
+
+    last = ws.max_row
     used: set[int] = set()
     for line in lines:
-        about = str(line.get(subject) or "") if subject else ""
-        row = offered.get((str(line.get(key)), about))
-        if row is None or row in used:  # a row offering the kind with its subject to choose (the Chit row)
-            row = offered.get((str(line.get(key)), ""))
-        if row is None or row in used:
-            row = next(r for r in range(top + 1, ws.max_row + 2)
-                       if r not in used and not ws.cell(r, header[key]).value)
+        row = next((r for r in range(top + 1, last + 1) if r not in used and ws.cell(r, header[key]).value
+                    and fits(r, line)), None)
+        if row is None:  # not offered: the first free row
+            row = next(r for r in range(top + 1, last + 2) if r not in used and not ws.cell(r, header[key]).value)
         used.add(row)
         for column, value in line.items():
             if value is None or column not in header:
