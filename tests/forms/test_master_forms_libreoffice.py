@@ -74,3 +74,49 @@ def test_each_form_of_the_master_renders_one_page_wide_to_pdf_and_png(tmp_path, 
         subprocess.run([tool("pdftoppm"), "-png", "-r", "70", str(pdf), str(tmp_path / only.stem)], check=True)
         pngs = sorted(tmp_path.glob(f"{only.stem}*.png"))
         assert len(pngs) == len(pages) and all(p.stat().st_size > 5000 for p in pngs)  # kept in tmp_path to look at
+
+
+def recalculated(book: Path, sheet: str, folder: Path) -> list[list[object]]:
+    """The sheet's values once LibreOffice has calculated its formulas (the file saved again by it)."""
+    folder.mkdir()
+    libreoffice(book, "xlsx", folder)
+    return Workbook(folder / book.name).raw(sheet)
+
+
+def test_free_rows_count_in_the_live_totals_by_what_they_are(tmp_path, refitted):
+    """Spend: Extra CPP costs its Value in CPP, a Removal its FPP (2.1.1.4.4, 2.1.1.5.1), next to an offered
+    purchase; the totals are LibreOffice's own calculation of the formulas the form holds."""
+    soffice()
+    book = copy(refitted["bf"], tmp_path / "master")
+    lines = [{"Order": "Purchase", "Subject": "I1", "Value": 1}, {"Order": "Extra CPP", "Subject": "O3", "Value": 3},
+             {"Order": "Removal", "Subject": "Wire north of the kolkhoz"}, {"Order": "Combine", "Subject": "G-1"}]
+    fill(book, "Spend Dec 23 German", lines, ready=False)
+    rows = recalculated(book, "Spend Dec 23 German", tmp_path / "lo")
+    assert rows[1][5:7] == [20 - 8 - 3, 4 - 1]  # 20 CPP, 4 FPP; I1 is 8 CPP, a removal 1 FPP
+    free = {r[0]: r[5:7] for r in rows[3:] if r[0] in ("Extra CPP", "Removal", "Combine")}
+    assert free == {"Extra CPP": [3, 0], "Removal": [0, 1], "Combine": [0, 0]}
+
+
+def test_an_abtf_free_row_costs_the_price_of_the_item_it_names(tmp_path):
+    """Purchases: a free RG row costs its RG's CPP times its Count (9.617), a free fortification row its FPP
+    (9.619), looked up in the price list the form's formula holds."""
+    from tests.pbem.test_abtf_pbem import build
+
+    soffice()
+    book = build(tmp_path / "abtf", "purchases_18am")
+    sheet = "Purchases 18AM German"
+    form = Workbook(book).raw(sheet)
+    cpp, fpp = int(form[1][8]), int(form[1][9])
+    chart = Workbook(book).raw("RG Chart German")
+    price = next(int(r[chart[0].index("CPP Cost")]) for r in chart[1:] if r[0] == "I3")
+    fill(book, sheet, [{"Purchase": "RG", "Item": "I3", "KG": "Z", "Count": 2}], ready=False)  # no KG Z row: free
+    wb = openpyxl.load_workbook(book)
+    ws = wb[sheet]
+    free = next(r for r in range(5, ws.max_row + 1) if not ws.cell(r, 1).value)
+    for column, value in enumerate(["Fortification", "wire", None, 1], start=1):  # typed in the next free row
+        ws.cell(free, column, value)
+    wb.save(book)
+    rows = recalculated(book, sheet, tmp_path / "lo")
+    assert [r[8:10] for r in rows[3:] if r[2] == "Z"] == [[2 * price, 0]]
+    assert rows[free - 1][:2] == ["Fortification", "wire"] and rows[free - 1][8:10] == [0, 10]  # wire: 10 FPP (9.619)
+    assert rows[1][8:10] == [cpp - 2 * price, fpp - 10]

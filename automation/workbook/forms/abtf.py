@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from automation.workbook import abtf_sheets as K
-from automation.workbook.forms.model import Account, Choice, Cost, Form, FormRow, Whole
+from automation.workbook.forms.model import Account, Choice, Cost, Form, FormRow, FreeCost, Whole
 
 FREE_ROWS = 6
 MOST = 99
@@ -107,4 +107,17 @@ def purchases_form(planned: Any, side: str, chart: Any, what: str) -> Form:
                 (Account("CPP", int(record.cpp_left)), Account("FPP", int(record.fpp))), FREE_ROWS,
                 {"Purchase": Choice.of([k for k in K.PURCHASE_KINDS if (k != "OB RG" or initial)
                                         and (k != "Chit" or not initial)])},
-                widths={"Item": 20, "Area": 12, "Front Line": 8, "Notes": 16}, value_column="Count")
+                widths={"Item": 20, "Area": 12, "Front Line": 8, "Notes": 16}, value_column="Count",
+                free_costs=free_costs(planned, side, chart, initial))
+
+
+def free_costs(planned: Any, side: str, chart: Any, initial: bool) -> tuple[FreeCost, ...]:
+    """What the free rows cost: an RG the CPP of its ID on the side's chart (9.617; none for the CG Initial
+    Scenario's OB RGs, 9.6178), a fortification the FPP of its Id on the chart (9.619), each times its Count."""
+    rgs = {rg.id: int(rg.cpp or 0) for (rg_side, _, _), rg in planned.inputs.rg_charts.items() if rg_side == side}
+    forts = {str(r["Id"]): int(r["FPP"] or 0) for r in chart.rows if r["Buyer"] in ("Both", side)
+             and not (r["British only"] and side != "British") and not (r["German only"] and side != "German")}
+    costs = [FreeCost("FPP", "Fortification", prices=tuple(sorted(forts.items())))]
+    if not initial:
+        costs.insert(0, FreeCost("CPP", "RG", prices=tuple(sorted(rgs.items()))))
+    return tuple(costs)

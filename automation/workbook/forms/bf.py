@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from automation.workbook import bf_sheets as K
-from automation.workbook.forms.model import Account, Choice, Cost, Form, FormRow, Whole
+from automation.workbook.forms.model import Account, Choice, Cost, Form, FormRow, FreeCost, Whole
 
 FREE_ROWS = 8
 MOST = 99  # a purchase or fortification count when the chart sets no maximum
@@ -143,7 +143,20 @@ def spend_form(planned: Any, side: str, rules: Any, name: Callable[[str], str] =
              f"taken. Other orders ({', '.join(others)}) go in the empty rows below. Nothing chosen: you spend nothing.")
     return Form(K.SPEND.name_for(date=planned.date, side=side), K.SPEND, title, tuple(rows),
                 (Account("CPP", int(ledger.cpp.get(side, 0))), Account("FPP", int(ledger.fpp.get(side, 0)))),
-                FREE_ROWS, {"Order": Choice.of(others, "Another order: " + ", ".join(others))})
+                FREE_ROWS, {"Order": Choice.of(others, "Another order: " + ", ".join(others))},
+                free_costs=free_costs(planned))
+
+
+def free_costs(planned: Any) -> tuple[FreeCost, ...]:
+    """What the Spend form's free rows cost: Extra CPP its Value in CPP (2.1.1.4.4), preregistered points
+    their Value at the campaign's cost a point (2.1.1.4.4), a removal its FPP per attempt (2.1.1.5.1)."""
+    from automation.steps.bf.casualties import removal_cost
+    from automation.steps.bf.purchases import PREREG_COST
+
+    inputs = planned.inputs
+    return (FreeCost("CPP", "Extra CPP", 1, blank_is_one=False),
+            FreeCost("CPP", "Preregistered points", int(inputs.setting(PREREG_COST, 1) or 1), blank_is_one=False),
+            FreeCost("FPP", "Removal", removal_cost(inputs)))
 
 
 def escapes(planned: Any, side: str) -> list[FormRow]:

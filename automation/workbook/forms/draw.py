@@ -13,7 +13,7 @@ from typing import Any
 
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
-from automation.workbook.forms.model import HEADER_ROW, TITLE_ROW, TOTALS_ROW, Choice, Form, Rule, Whole
+from automation.workbook.forms.model import HEADER_ROW, TITLE_ROW, TOTALS_ROW, Choice, Form, FreeCost, Rule, Whole
 from automation.workbook.forms.status import LABEL_COL, STATUS_COL, STATUS_LABEL, Status
 
 INPUT_FILL = "#FFF2CC"  # the cells a person fills
@@ -75,6 +75,23 @@ def _status(ws: Any, f: dict[str, Any], end: int, widths: list[float]) -> None:
         ws.write_string(TOTALS_ROW, first, STATUS_LINE, f["note"])
     room = sum(widths[first:max(last, first) + 1]) or 20
     ws.set_row(TOTALS_ROW, LINE_HEIGHT * max(2, math.ceil(len(STATUS_LINE) / (room * CHARS_PER_WIDTH))) + 2)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _free_term(cost: FreeCost, r: int, value_letter: str) -> str:
+    """One kind's cost in free row ``r`` (0-based): the kind is in column A,
+    the item in column B, the number in the value column; every text in the
+    formula is ours (the kind, the price list)."""
+    kind, item, value = f"$A{r + 1}", f"$B{r + 1}", f"{value_letter}{r + 1}"
+    count = f"IF(ISNUMBER({value}),{value},{1 if cost.blank_is_one else 0})"
+    price = str(cost.per)
+    if cost.prices:
+        listed = ";".join(f"{_quoted(name)},{points}" for name, points in cost.prices)
+        price = f"IFERROR(VLOOKUP({item},{{{listed}}},2,FALSE),0)"
+    return f"IF({kind}={_quoted(cost.kind)},{price}*{count},0)"
 
 
 def draw(book: Any, ws: Any, form: Form) -> None:
@@ -147,8 +164,12 @@ def draw(book: Any, ws: Any, form: Form) -> None:
     for r in range(first + len(form.rows), last + 1):
         for c, column in enumerate(columns):
             ws.write_blank(r, c, None, f["input"] if column != "Offered" else f["given"])
-        for i in range(len(costs)):
-            ws.write_blank(r, len(columns) + i, None, f["cost"])
+        for i, account in enumerate(form.accounts):
+            terms = [_free_term(fc, r, value_letter) for fc in form.free_costs if fc.account == account.name]
+            if terms:
+                ws.write_formula(r, len(columns) + i, "=" + "+".join(terms), f["cost"], 0)
+            else:
+                ws.write_blank(r, len(columns) + i, None, f["cost"])
     if form.free_rows:
         for column, rule in form.free_rules.items():
             c = columns.index(column)

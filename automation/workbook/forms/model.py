@@ -52,6 +52,21 @@ class Cost:
 
 
 @dataclass(frozen=True)
+class FreeCost:
+    """What a free row costs on one account when its first column says
+    ``kind``: ``per`` points for each unit of its value cell, or, with
+    ``prices``, the price of the item its second column names (a list written
+    by us into the formula: never a formula from player text) for each unit.
+    A blank value counts 1 when ``blank_is_one`` (a purchase of one), else 0."""
+
+    account: str
+    kind: str
+    per: int = 0
+    prices: tuple[tuple[str, int], ...] = ()
+    blank_is_one: bool = True
+
+
+@dataclass(frozen=True)
 class FormRow:
     """One decision: the kind's columns (by name), and what its cells accept."""
 
@@ -80,6 +95,7 @@ class Form:
     widths: dict[str, float] = field(default_factory=dict)
     value_column: str = "Value"  # the cell that takes an offer (a row's costs count its number)
     totals_label: str = ""  # the words before the live totals (empty: "CPP left and FPP left (of ...)")
+    free_costs: tuple[FreeCost, ...] = ()  # what a free row costs, by what it is
 
     @property
     def columns(self) -> list[str]:
