@@ -96,7 +96,7 @@ def waiting_forms(book: Any, key: CampaignKey, waiting: Waiting | None) -> tuple
         return [], []
     real = book
     book = planning.answers(book)
-    names = candidates(book)
+    names = candidates(real)  # the workbook's own names: no form parsed for its status to list them
     try:
         planned = planning.plan(book, key)
         view = views.view_for(str(planned.settings.get("Rule system") or ""), book)
