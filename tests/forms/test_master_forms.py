@@ -148,3 +148,27 @@ def test_answering_in_the_master_is_answering_by_import(capsys, tmp_path, refitt
     assert outcome_rows(in_master, a.written) == outcome_rows(by_import, b.written)
     bought = "I1" if system == "bf" else "I3"
     assert any(bought in str(cell) for rows in outcome_rows(in_master, a.written).values() for r in rows for cell in r)
+
+
+def test_a_narrow_form_keeps_its_status_cell_and_moves_what_finds_no_room_to_its_first_line():
+    """A form of two columns with a live total (as a Forces form): A2 asks, B2 answers, the total sits above its
+    own column, and the plain line and the total's words join row 1."""
+    import io
+
+    import xlsxwriter
+    from python_calamine import CalamineWorkbook
+
+    from automation.workbook.forms.draw import STATUS_LINE, draw
+    from automation.workbook.forms.model import Account, Form, FormRow
+
+    form = Form("Forces Dec 24 German", K.FORCES, "German: your forces.", (FormRow({"ME": "G-1"}),),
+                (Account("I1", 2),), 2, value_column="ME", totals_label="I1 left:")
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out)
+    draw(book, book.add_worksheet("Forces Dec 24 German"), form)
+    book.close()
+    rows = CalamineWorkbook.from_filelike(io.BytesIO(out.getvalue())).get_sheet_by_name("Forces Dec 24 German")
+    rows = rows.to_python()
+    assert rows[0][0] == f"German: your forces. {STATUS_LINE} I1 left:"
+    assert rows[1] == [STATUS_LABEL, Status.NOT_YET.value, 2.0] and rows[2] == ["ME", "Notes", "I1"]
+    assert status_of(rows) is Status.NOT_YET

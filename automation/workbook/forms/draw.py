@@ -21,6 +21,7 @@ OVERSPENT_FILL = "#F4B6B6"
 MAX_LIST = 255  # Excel's limit on a dropdown's written list
 LINE_HEIGHT = 15  # points per line of wrapped text
 CHARS_PER_WIDTH = 0.95  # italic characters per unit of column width, with a margin
+TITLE_CHARS_PER_WIDTH = 0.8  # bold 12-point characters per unit of column width, with a margin
 
 
 def _formats(book: Any) -> dict[str, Any]:
@@ -69,12 +70,19 @@ def _status(ws: Any, f: dict[str, Any], end: int, widths: list[float]) -> None:
     ws.data_validation(TOTALS_ROW, STATUS_COL, TOTALS_ROW, STATUS_COL, _validation(Choice.of(
         Status.choices(), "Ready: this sheet is complete and the refit may read it; Not yet: still being filled")))
     first, last = STATUS_COL + 1, end - 1
+    if last < first:  # no room on this row: the line is in row 1
+        return
     if last > first:
         ws.merge_range(TOTALS_ROW, first, TOTALS_ROW, last, STATUS_LINE, f["note"])
     else:
         ws.write_string(TOTALS_ROW, first, STATUS_LINE, f["note"])
     room = sum(widths[first:max(last, first) + 1]) or 20
     ws.set_row(TOTALS_ROW, LINE_HEIGHT * max(2, math.ceil(len(STATUS_LINE) / (room * CHARS_PER_WIDTH))) + 2)
+
+
+def _widths(form: Form) -> list[float]:
+    """The width of each of the form's own columns."""
+    return [form.widths.get(c, form.kind.columns[i].width) for i, c in enumerate(form.columns)]
 
 
 def _quoted(text: str) -> str:
@@ -107,18 +115,25 @@ def draw(book: Any, ws: Any, form: Form) -> None:
         ws.set_column(c, c, form.widths.get(column, form.kind.columns[c].width))
     for i in range(len(costs)):
         ws.set_column(len(columns) + i, len(columns) + i, 8)
+    # row 2 holds the status cell (A2 asks, B2 answers, then one plain line up to the totals' label), the
+    # label and the live totals above each account's cost column; what finds no room there joins row 1
+    have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)
+    names = " and ".join(f"{a.name} left" for a in form.accounts)
+    label = (form.totals_label or f"{names} (of {have}; red: overspent):") if form.accounts else ""
+    label_col = len(columns) - 1 if form.accounts else width
+    line_end = label_col if form.accounts else width  # the plain line ends before this column
+    title = form.title
+    if line_end <= STATUS_COL + 1:
+        title += " " + STATUS_LINE
+    if label and label_col <= STATUS_COL:
+        title, label = f"{title} {label}", ""
     # row 1: what to do
-    ws.set_row(TITLE_ROW, 48)
-    ws.merge_range(TITLE_ROW, 0, TITLE_ROW, width - 1, form.title, f["title"])
-    # row 2: the status cell (A2 asks, B2 answers, then one plain line), and the live totals above each
-    # account's cost column, with a label before them
-    label_col = max(len(columns) - 1, STATUS_COL + 2) if form.accounts else width
-    _status(ws, f, label_col, [form.widths.get(c, form.kind.columns[i].width) for i, c in enumerate(columns)])
+    across = (sum(_widths(form)) + 8 * len(costs)) * TITLE_CHARS_PER_WIDTH
+    ws.set_row(TITLE_ROW, max(48, 16 * math.ceil(len(title) / across) + 4))
+    ws.merge_range(TITLE_ROW, 0, TITLE_ROW, width - 1, title, f["title"])
+    _status(ws, f, line_end, _widths(form))
     cells = []
-    if form.accounts:
-        have = ", ".join(f"{a.available} {a.name}" for a in form.accounts)
-        names = " and ".join(f"{a.name} left" for a in form.accounts)
-        label = form.totals_label or f"{names} (of {have}; red: overspent):"
+    if label:
         ws.write_string(TOTALS_ROW, label_col, label, f["label"])
     for i, account in enumerate(form.accounts):
         cost_col = xl_col_to_name(len(columns) + i)
