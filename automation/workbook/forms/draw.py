@@ -181,8 +181,9 @@ def draw(book: Any, ws: Any, form: Form) -> None:
             ws.write_blank(r, c, None, f["input"] if column != "Offered" else f["given"])
         for i, account in enumerate(form.accounts):
             terms = [_free_term(fc, r, value_letter) for fc in form.free_costs if fc.account == account.name]
-            if terms:
-                ws.write_formula(r, len(columns) + i, "=" + "+".join(terms), f["cost"], 0)
+            if terms:  # blank while the row is (a row the reader skips), its cost once it says what it is
+                formula = f'=IF($A{r + 1}="","",{"+".join(terms)})'
+                ws.write_formula(r, len(columns) + i, formula, f["cost"], "")
             else:
                 ws.write_blank(r, len(columns) + i, None, f["cost"])
     if form.free_rows:
