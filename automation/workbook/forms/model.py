@@ -96,7 +96,6 @@ class Form:
     value_column: str = "Value"  # the cell that takes an offer (a row's costs count its number)
     totals_label: str = ""  # the words before the live totals (empty: "CPP left and FPP left (of ...)")
     free_costs: tuple[FreeCost, ...] = ()  # what a free row costs, by what it is
-    totals_label: str = ""  # the words before the live totals (empty: "CPP left and FPP left (of ...)")
 
     @property
     def columns(self) -> list[str]:
