@@ -108,7 +108,8 @@ def waiting_forms(book: Any, key: CampaignKey, waiting: Waiting | None) -> tuple
         if real.has(p.sheet):  # written before: a form only if it still says so
             out.append(dataclasses.replace(p, form=book.is_unanswered(p.sheet)))
             continue
-        form = view.form(book, planned, p.who, p.sheet)
+        taken = any(n.lower() == p.sheet.lower() for n in real.sheet_names)  # "results dec 23": no room for it
+        form = None if taken else view.form(book, planned, p.who, p.sheet)
         if form is None:
             out.append(p)
             continue

@@ -13,7 +13,9 @@ from automation.keys import key_path_for, read_key
 from automation.pbem.planning import Planned, plan, settings_of
 from automation.pbem.xlsx import OutSheet, write
 from automation.workbook.forms.model import HEADER_ROW, Choice, Form, Whole
-from automation.workbook.package import NewSheet, append_sheets
+from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.status import STATUS_CELL, Status
+from automation.workbook.package import NewSheet
 from automation.workbook.reader import Workbook
 
 
@@ -38,12 +40,16 @@ def fill(path: Path, form: Form, pick: Callable[[int, dict[str, Any]], dict[str,
     for i, row in enumerate(form.rows):
         for column, value in pick(i, row.values).items():
             ws.cell(HEADER_ROW + 2 + i, form.columns.index(column) + 1).value = value  # None clears the cell
+    ws[STATUS_CELL] = Status.READY.value  # filled: the person says it is ready
     wb.save(path)
     return [list(r) for r in Workbook(path).raw(form.name)]
 
 
 def lay_in(book: Path, name: str, rows: list[list[Any]], tab: str) -> None:
-    append_sheets(book, [NewSheet(name, rows, kind=tab)], batch=f"entered {name}")
+    """The filled form's rows in the master, set to Ready (automation.workbook.forms.status)."""
+    from automation.workbook.forms.status import ready
+
+    append_sheets(book, [NewSheet(name, ready(rows), kind=tab)], batch=f"entered {name}")
 
 
 def every_value(form: Form, variant: int) -> Callable[[int, dict[str, Any]], dict[str, Any]]:

@@ -54,7 +54,9 @@ def test_a_wreck_inside_its_own_sides_pocket_is_not_offered(spend_dec24):
 def test_a_removal_of_an_offered_enemy_fortification_imports(capsys, spend_dec24, tmp_path):
     book = private_copy(spend_dec24, tmp_path / "m")
     wb, plan, key = planned(book)
-    waiting = [p for p in ("Russian", "German") if not wb.has(f"Spend Dec 24 {p}")]
+    from automation.pbem.planning import answers
+
+    waiting = [p for p in ("Russian", "German") if not answers(wb).has(f"Spend Dec 24 {p}")]  # forms: not yet
     side = "Russian" if "Russian" in waiting else waiting[0]
     listed, key = choices(book, side)
     target = next(a for a, what in listed.items() if what.startswith("enemy fortification: "))

@@ -161,13 +161,18 @@ def test_a_narrow_form_keeps_its_status_cell_and_moves_what_finds_no_room_to_its
     from automation.workbook.forms.draw import STATUS_LINE, draw
     from automation.workbook.forms.model import Account, Form, FormRow
 
-    form = Form("Forces Dec 24 German", K.FORCES, "German: your forces.", (FormRow({"ME": "G-1"}),),
+    from automation.workbook.schema import Column, SheetKind
+
+    narrow = SheetKind("test.narrow", "Narrow {date} {side}", (Column("ME", width=18),
+                                                              Column("Notes", required=False, width=40)),
+                       tab="orders", description="a narrow form", dated=True, per_side=True)
+    form = Form("Narrow Dec 24 German", narrow, "German: your forces.", (FormRow({"ME": "G-1"}),),
                 (Account("I1", 2),), 2, value_column="ME", totals_label="I1 left:")
     out = io.BytesIO()
     book = xlsxwriter.Workbook(out)
-    draw(book, book.add_worksheet("Forces Dec 24 German"), form)
+    draw(book, book.add_worksheet("Narrow Dec 24 German"), form)
     book.close()
-    rows = CalamineWorkbook.from_filelike(io.BytesIO(out.getvalue())).get_sheet_by_name("Forces Dec 24 German")
+    rows = CalamineWorkbook.from_filelike(io.BytesIO(out.getvalue())).get_sheet_by_name("Narrow Dec 24 German")
     rows = rows.to_python()
     assert rows[0][0] == f"German: your forces. {STATUS_LINE} I1 left:"
     assert rows[1] == [STATUS_LABEL, Status.NOT_YET.value, 2.0] and rows[2] == ["ME", "Notes", "I1"]

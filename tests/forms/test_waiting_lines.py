@@ -68,8 +68,13 @@ def test_a_sheet_named_close_to_the_one_waited_for_gets_did_you_mean(capsys, ros
     wb.save(book)
     code, out, _ = run(capsys, "refit", book)
     lines = waiting_lines(out)
-    assert lines[0] == ("waiting for Results Dec 23 (the umpire fills it): the results of the scenario just played "
-                        f"(did you mean {typed!r}? rename it 'Results Dec 23')")
+    hint = (f"waiting for Results Dec 23 (the umpire fills it): the results of the scenario just played "
+            f"(did you mean {typed!r}? rename it 'Results Dec 23')")
+    if typed.lower() == "results dec 23":  # only the case differs: no form can be added beside it
+        assert lines[0] == hint and "wrote the form Results Dec 23" not in out
+    else:  # the form to fill is written beside the sheet typed by hand
+        assert lines[0] == hint + "; when it is complete, set Results Dec 23!B2 to Ready"
+        assert "wrote the form Results Dec 23" in out
     assert [ln.split(" (")[0] for ln in lines[1:]] == ["waiting for Orders Dec 24 German",
                                                        "waiting for Orders Dec 24 Russian"]
     assert all("posture (Attack or Defend, 2.1)" in ln for ln in lines[1:])
