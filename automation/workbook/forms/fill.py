@@ -48,7 +48,9 @@ def fill(path: Path, sheet: str, lines: Sequence[Mapping[str, Any]], out: Path |
     ws = wb[sheet]
     top = HEADER_ROW + 1
     header = {str(c.value).strip(): c.column for c in ws[top] if c.value not in (None, "")}
-    key = next(k for k in KEYS if k in header)
+    key = next((k for k in KEYS if k in header), None)
+    if lines and key is None:
+        raise UsageError(f"{sheet}: no column says what a line is ({', '.join(KEYS)}): fill its rows by hand")
     rules = list(ws.data_validations.dataValidation)
 
     def fits(r: int, line: Mapping[str, Any]) -> bool:
