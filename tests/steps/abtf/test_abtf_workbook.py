@@ -17,7 +17,7 @@ from automation.samples_abtf import (
 )
 from automation.service import new_campaign, refit, undo
 from automation.workbook import abtf_sheets as K
-from automation.workbook.package import append_sheets
+from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.reader import Workbook
 
 
@@ -113,7 +113,8 @@ def test_the_next_refit_waits_for_the_end_of_the_18am_scenario_and_undo_takes_th
     play(book)
     outcome = refit(book)
     assert outcome.date == "18PM" and outcome.waiting is not None and outcome.waiting.sheet == "End 18AM"
-    assert outcome.written == []
+    assert outcome.written == [] and outcome.forms[0] == "End 18AM"  # only the forms it waits for
+    assert undo(book) == outcome.forms
     assert undo(book) == ["RePh 18AM 2", "Units 18AM", "Blocks 18AM", "CG Roster 18AM", "RG Record 18AM"]
 
 
