@@ -92,6 +92,7 @@ def test_a_new_form_keeps_its_dropdowns_through_a_libreoffice_round_trip_and_sti
     assert [dv for dv in ws.data_validations.dataValidation if dv.type == "list"]
     for column, value in fill_in.items():
         ws.cell(4, form.columns.index(column) + 1).value = value  # the first offered row
+    ws["B2"] = "Ready"  # filled: the umpire says it is ready
     wb.save(again)
     book = request.getfixturevalue(fixture)
     outcome, _ = plan_refit(Overlay(Workbook(book), {sheet: Workbook(again).raw(sheet)}))
