@@ -34,10 +34,14 @@ details.date > summary { cursor: pointer; font-weight: 600; }
 .where { color: var(--muted); font-size: 0.8em; }
 code { background: var(--band); padding: 1px 4px; border-radius: 3px; word-break: break-all; }
 .fit { margin-bottom: 18px; }
+.scroll table th:first-child, .scroll table td:first-child { white-space: nowrap; }
+summary .counts { color: var(--muted); font-weight: normal; }
 .pair { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 .pair svg.chart { flex: 0 1 420px; }
 @media (max-width: 640px) {
   body { font-size: 14px; }
+  nav { white-space: normal; overflow-x: visible; }
+  nav a { display: inline-block; margin: 1px 10px 1px 0; }
   th, td { padding: 2px 4px; }
   .filters input, .filters select { min-width: 6em; }
 }
@@ -96,6 +100,14 @@ JS = r"""
   });
   apply();
 })();
+function openDate() {
+  var hash = window.location.hash;
+  if (hash.indexOf('#date-') !== 0) { return; }
+  var fold = document.getElementById(hash.slice(1));
+  if (fold) { fold.open = true; fold.scrollIntoView(); }
+}
+window.addEventListener('hashchange', openDate);
+openDate();
 window.addEventListener('beforeprint', function () {
   Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = true; });
 });

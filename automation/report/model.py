@@ -3,6 +3,7 @@ plain frozen records read from one workbook (the master, or a side's export)."""
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,10 @@ class Event:
 
     @property
     def line(self) -> str:
-        subject = f"{self.subject}: " if self.subject and self.subject != self.side else ""
+        """The line as the story shows it: its subject first, unless the text
+        already names it ("Block A: Controlled by ...", not "A: Block A: ...")."""
+        named = self.subject and re.search(rf"(?<![\w-]){re.escape(self.subject)}(?![\w-])", self.text)
+        subject = f"{self.subject}: " if self.subject and self.subject != self.side and not named else ""
         return f"{subject}{self.text}"
 
 

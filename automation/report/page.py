@@ -26,12 +26,19 @@ def table_html(frame: pd.DataFrame, table_id: str | None = None, index: bool = T
     return f'<div class="scroll">{html}</div>'
 
 
-def long_table_html(frame: pd.DataFrame, table_id: str) -> str:
+def long_table_html(frame: pd.DataFrame, table_id: str, links: dict[str, list[str]] | None = None) -> str:
     """A plain table of many rows (every roll), written row by row: the same
-    markup as :func:`table_html` without the index, many times faster."""
+    markup as :func:`table_html` without the index, many times faster.
+    ``links``: for a column, the address each row's cell links to."""
     head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row) + "</tr>\n"
-                   for row in frame.itertuples(index=False, name=None))
+    hrefs = [(links or {}).get(str(c)) for c in frame.columns]
+
+    def cell(v: object, href: list[str] | None, i: int) -> str:
+        text = escape(str(v))
+        return f'<td><a href="{escape(href[i])}">{text}</a></td>' if href is not None else f"<td>{text}</td>"
+
+    body = "".join("<tr>" + "".join(cell(v, href, i) for v, href in zip(row, hrefs)) + "</tr>\n"
+                   for i, row in enumerate(frame.itertuples(index=False, name=None)))
     return (f'<div class="scroll"><table class="dataframe" id="{table_id}"><thead><tr>{head}</tr></thead>'
             f'<tbody>\n{body}</tbody></table></div>')
 
@@ -73,9 +80,26 @@ def story(data: CampaignData) -> str:
         body = "".join(blocks) or none("Nothing to tell for this date.")
         reports = sorted({r.sheet for r in data.rolls if r.date == date})
         opened = " open" if date == last else ""
-        parts.append(f'<details class="date"{opened}><summary>{escape(date)}'
-                     f'{" · " + escape(", ".join(reports)) if reports else ""}</summary>{body}</details>')
+        parts.append(f'<details class="date" id="{date_anchor(date)}"{opened}><summary>{escape(date)}'
+                     f'{" · " + escape(", ".join(reports)) if reports else ""}'
+                     f'{counts(events, sum(1 for r in data.rolls if r.date == date))}</summary>{body}</details>')
     return "".join(parts)
+
+
+COUNTED = {Category.BOUGHT: "bought or received", Category.LOST: "lost", Category.REPAIRED: "repair roll(s)",
+           Category.WITHDREW: "withdrew, escaped or shifted"}
+
+
+def counts(events: list, rolls: int) -> str:
+    """What a closed date holds, in a few words ("2 bought or received, 3 lost; 14 roll(s)")."""
+    found = [f"{n} {words}" for c, words in COUNTED.items() if (n := sum(1 for e in events if e.category is c))]
+    words = ", ".join(found) + ("; " if found and rolls else "") + (f"{rolls} roll(s)" if rolls else "")
+    return f' <span class="counts">({escape(words)})</span>' if words else ""
+
+
+def date_anchor(date: str) -> str:
+    """The id of a date's fold in the story (``report.html#date-dec-24`` opens it)."""
+    return slug("date", date)
 
 
 # ------------------------------------------------------------------ numbers over time
@@ -139,6 +163,9 @@ def rolls(data: CampaignData) -> str:
     if frame.empty:
         return none("No roll yet.")
     frame["Dice source"] = frame.pop("Physical").map({True: "physical", False: "keyed"})
+    titles = {t.id: t.title for t in data.system.tables.values()} if data.system is not None else {}
+    frame["Table"] = frame["Table"].map(lambda t: titles.get(t, t))
+    links = {"Report sheet": [f"#{date_anchor(d)}" for d in frame["Date"]]}
     filters = ('<form class="filters" onsubmit="return false">'
                '<label>Date<select id="f-date"><option value="">all</option></select></label>'
                '<label>Table<select id="f-table"><option value="">all</option></select></label>'
@@ -147,8 +174,17 @@ def rolls(data: CampaignData) -> str:
                '<label>Any text<input id="f-text" type="search" placeholder="result, label..."></label>'
                '</form><p id="roll-count" class="meta"></p>')
     note = ("<p>Each roll with its dice, its modifiers, the final number, the result and the odds of that result; "
-            "<em>Report sheet</em> is the workbook sheet the roll is written on.</p>")
-    return note + filters + long_table_html(frame, "roll-table")
+            "<em>Report sheet</em> is the workbook sheet the roll is written on (it opens that date's story). "
+            f"A filter can be kept as a link: <code>{escape(filter_link(data.rolls[0].date, data.rolls[0].subject))}</code> "
+            "(date, table, side, unit, text).</p>")
+    return note + filters + long_table_html(frame, "roll-table", links)
+
+
+def filter_link(date: str, unit: str) -> str:
+    """The address that opens the roll table filtered to one date and unit."""
+    from urllib.parse import quote
+
+    return f"#rolls?date={quote(date)}" + (f"&unit={quote(unit)}" if unit else "")
 
 
 # ------------------------------------------------------------------ dice statistics
@@ -217,9 +253,13 @@ def audit(data: CampaignData) -> str:
            f"your own export:</p>" if a.key_revealed else
            "<p>Key revealed: <strong>not yet</strong>. The umpire reveals the campaign key once the campaign is over; "
            "then each player can re-derive every roll of their own export:</p>")
+    now = ("<p>At any time, <code>musterroll verify EXPORT.xlsx</code> checks on its own that your export's "
+           "<em>Dice audit</em> sheet agrees with every roll the export shows.</p>" if data.viewer else
+           "<p>At any time, <code>musterroll verify BOOK.xlsx</code> checks the chain of the master and, with its "
+           "key file beside it (or <code>--key FILE</code>), runs every refit again.</p>")
     return (f"<p>Tamper-evident chain: <strong>{status}</strong>: {escape(a.chain_text)}.</p>"
             f"<p>Key commitment (SHA-256 of the key): <code>{escape(a.commitment or 'none')}</code></p>"
-            f"{key}<p><code>{escape(a.command)}</code></p>")
+            f"{now}{key}<p><code>{escape(a.command)}</code></p>")
 
 
 # ------------------------------------------------------------------ the page

@@ -71,3 +71,23 @@ def test_the_report_prints_to_pdf_with_every_date_opened(capsys, bridge, tmp_pat
                        check=True, timeout=120)
         assert list(tmp_path.glob("page*.png"))
     print(f"printed: {pdf}")
+
+
+def test_a_rolls_report_sheet_link_opens_that_dates_story_and_folds_say_what_they_hold(capsys, rostov, tmp_path):
+    page = report(capsys, rostov, tmp_path / "report.html", "--quiet")
+    html = page.read_text(encoding="utf-8")
+    rows = record_table(parse(html).tables["roll-table"])
+    first = next(r for r in rows if r["Date"] == "Dec 24")
+    assert f'<a href="#date-dec-24">{first["Report sheet"]}</a>' in html
+    cpp = next(r for r in rows if r["Step"] == "CPP replenishment")
+    assert cpp["Table"] == "CPP Replenishment Table"  # the table's title, as the rules name it, not its ID
+    assert not [r["Table"] for r in rows if r["Table"].startswith("bf.")]
+    folds = re.findall(r'<details class="date" id="([^"]+)"( open)?><summary>(.*?)</summary>', html)
+    assert [f[0] for f in folds] == ["date-dec-23", "date-dec-24", "date-dec-25", "date-dec-26"]
+    assert [bool(f[1]) for f in folds] == [False, False, False, True]  # the latest date is open
+    dec24 = sum(1 for r in rows if r["Date"] == "Dec 24")
+    assert f"; {dec24} roll(s))" in folds[1][2] and " lost" in folds[1][2]
+    dom, log = browse(page, tmp_path, fragment="#date-dec-24")
+    assert console_errors(log) == []
+    assert re.search(r'<details class="date" id="date-dec-24" open="">', dom)
+    assert not re.search(r'<details class="date" id="date-dec-23" open="">', dom)

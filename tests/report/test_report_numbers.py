@@ -173,6 +173,7 @@ def test_abtf_story_has_block_control_initiative_and_cvp_and_strength_counts_uni
         if h.get(row, "Kind") == "Block" and h.get(row, "Controlled by"):
             assert f"Block {h.get(row, 'Area')}: Controlled by the {h.get(row, 'Controlled by')}" in bridge_page
     assert "Initiative Chits revealed: British Idle, German Attack: German Assault" in bridge_page
+    assert "A: Block A:" not in bridge_page and "<li>B-1: eliminated" in bridge_page  # a subject is named once
     umpire = book.raw(last_sheet(book, "Umpire"))
     hu = Header.of(umpire[0])
     finals = {hu.get(r, "Subject"): hu.get(r, "Value") for r in umpire[1:] if hu.get(r, "Entry") == "Final CVP"}
@@ -212,6 +213,12 @@ def test_the_key_is_in_the_report_only_when_revealed(capsys, rostov, tmp_path):
     assert key in shown and "Key revealed: <strong>yes</strong>" in shown
     assert "musterroll verify EXPORT.xlsx --key KEY" in plain
     assert "the chain of 8 sealed report(s) is intact" in plain
+    # the command a player can run before the key is out, named in the side's report, works on its export
+    assert "<code>musterroll verify EXPORT.xlsx</code> checks on its own" in plain
+    assert "musterroll verify BOOK.xlsx" in shown and "musterroll verify BOOK.xlsx" not in plain
+    assert run(capsys, "export", rostov, "--side", "German", "-o", tmp_path / "export.xlsx")[0] == 0
+    code, out, _ = run(capsys, "verify", tmp_path / "export.xlsx")
+    assert code == 0 and "are all in its Dice audit" in out
 
 
 # ------------------------------------------------------------------ the audit
