@@ -6,7 +6,6 @@ filled in, drives the refit as the same entries typed on a bare sheet; every
 value a dropdown offers is read without a problem."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +22,11 @@ from automation.workbook.forms.model import HEADER_ROW, Choice
 from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.reader import Workbook
 from tests.forms.form_helpers import drawn, fill, lay_in, planned
-from tests.pbem.helpers import private_copy, run
+from tests.pbem.helpers import abtf_purchased, private_copy, run
 
 
 def _sample(folder: Path) -> Path:
-    book = folder / "abtf.xlsx"
-    shutil.copyfile(S.SAMPLE, book)
-    shutil.copyfile(S.SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
-    refit(book)
-    S.enter_purchases(book, "17N", S.PURCHASES_17N)
-    refit(book)
-    return book
+    return abtf_purchased(folder)
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,20 @@ def private_copy(src: Path, folder: Path) -> Path:
     return dst
 
 
+def abtf_purchased(folder: Path) -> Path:
+    """The A Bridge Too Far sample in ``folder``, its 17N refit run through the
+    purchases (automation.samples_abtf's PURCHASES_17N) entered."""
+    from automation import samples_abtf as S
+
+    book = folder / "abtf.xlsx"
+    shutil.copyfile(S.SAMPLE, book)
+    shutil.copyfile(S.SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    refit(book)
+    S.enter_purchases(book, "17N", S.PURCHASES_17N)
+    refit(book)
+    return book
+
+
 def enter(book: Path, kind, rows_by_side: dict[str, list[list[Any]]], date: str, tab: str = "orders") -> None:
     """Sheets entered by hand in the master (as the umpire would)."""
     append_sheets(book, [_sheet(kind.name_for(date=date, side=s), kind, rows, tab) for s, rows in rows_by_side.items()],

@@ -19,7 +19,7 @@ from automation.service import refit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms
 from automation.workbook.reader import Workbook
-from tests.pbem.helpers import parts, private_copy, rows_of, run
+from tests.pbem.helpers import abtf_purchased, parts, private_copy, rows_of, run
 
 SIDES = ("British", "German")
 STAGES = ("orders_18am", "purchases_18am", "german_purchases_in", "complete")
@@ -39,12 +39,7 @@ def build(folder: Path, stage: str) -> Path:
     """The sample at ``stage``: 17N refitted with its purchases, the 17N scenario
     ended (End 17N, Umpire 18AM), then 18AM's orders and purchases as far as asked."""
     folder.mkdir(parents=True)
-    book = folder / "abtf.xlsx"
-    shutil.copyfile(S.SAMPLE, book)
-    shutil.copyfile(S.SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
-    refit(book)
-    S.enter_purchases(book, "17N", S.PURCHASES_17N)
-    refit(book)
+    book = abtf_purchased(folder)
     append_sheets(book, [S._sheet(K.END.name_for(date="17N"), K.END, S.end_17n(book), "results"),
                          S._sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
     assert refit(book).waiting.sheet == "Orders 18AM British"
