@@ -41,10 +41,16 @@ def test_quiet_and_json_keep_their_forms(tmp_path: Path, capsys: pytest.CaptureF
     json_book = copy_sample(tmp_path / "json")
     code, out = run(capsys, "refit", json_book, "--json")
     data = json.loads(out)
-    # the fields of before keep their shape; "pending" (who fills which sheet) is the one added
-    assert set(data) == {"workbook", "system", "date", "written", "completed_steps", "waiting", "steps", "pending"}
-    assert [(p["sheet"], p["who"]) for p in data["pending"]] == [("Spend Dec 23 German", "German"),
-                                                                   ("Spend Dec 23 Russian", "Russian")]
+    # the fields of before keep their shape; "pending" (who fills which sheet) and "forms" are added
+    assert set(data) == {"workbook", "system", "date", "written", "completed_steps", "waiting", "steps", "pending",
+                         "forms"}
+    assert [(p["sheet"], p["who"], p["form_written"]) for p in data["pending"]] == [
+        ("Spend Dec 23 German", "German", True), ("Spend Dec 23 Russian", "Russian", True)]
+    assert data["forms"] == ["Spend Dec 23 German", "Spend Dec 23 Russian"]
+    code, out = run(capsys, "refit", json_book, "--json")  # asked again: the forms are there, none written
+    again = json.loads(out)
+    assert again["forms"] == [] and [p["form_written"] for p in again["pending"]] == [False, False]
+    assert [p["sheet"] for p in again["pending"]] == ["Spend Dec 23 German", "Spend Dec 23 Russian"]
     assert [s["roll"]["dice"] for s in data["steps"] if s["roll"]] == [[6], [8]]
     with pytest.raises(SystemExit):
         main(["refit", str(json_book), "--json", "--quiet"])
