@@ -176,7 +176,7 @@ def run_on_file(path: Path, sheet: str | None) -> Result:
         from automation.service import refit
 
         outcome = refit(path)
-        return Result(success_message(path.name, outcome.date, outcome.written, outcome.waiting),
+        return Result(success_message(path.name, outcome.date, outcome.written, outcome.waiting, outcome.forms),
                       written=list(outcome.written))
     from automation.desk.service import roll_requests, update_trackers
     from automation.desk.trackers import TRACKERS
@@ -200,11 +200,19 @@ def reopen(app: Any, path: Path, sheet: str | None) -> str | None:
     return None
 
 
-def success_message(book_name: str, date: str | None, written: list[str], waiting: Any) -> str:
+def success_message(book_name: str, date: str | None, written: list[str], waiting: Any,
+                    forms: list[str] | tuple[str, ...] = ()) -> str:
     lines = [f"Refit of {date} in {book_name}"]
     lines.append("Added: " + ", ".join(written) if written else "Nothing new to write.")
+    if forms:
+        lines.append(forms_line(forms))
     lines.append(f"Now {waiting}." if waiting else f"{date}: refit complete.")
     return "\n".join(lines)
+
+
+def forms_line(forms: list[str] | tuple[str, ...]) -> str:
+    """The forms a refit wrote for the decisions it waits for, as the dialog says them."""
+    return f"Forms to fill: {', '.join(forms)} (set B2 of each to Ready when it is complete)."
 
 
 def desk_message(book_name: str, job: str, written: list[str], notes: list[str]) -> str:

@@ -165,8 +165,10 @@ def test_a_click_refits_the_file_as_musterroll_refit_does_and_shows_the_first_ne
         assert without_prints(values(clicked, name)) == without_prints(values(twin, name))
         assert values(clicked, name) != values(twin, name)  # LibreOffice's save rewrote the sealed parts
     assert cli(["verify", str(clicked)]) == 0
+    assert outcome.forms == ["Spend Dec 23 German", "Spend Dec 23 Russian"]
     assert message == {"kind": "info", "text": "Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1\n"
-                                               f"Now {outcome.waiting}."}
+                                               "Forms to fill: Spend Dec 23 German, Spend Dec 23 Russian (set B2 of "
+                                               f"each to Ready when it is complete).\nNow {outcome.waiting}."}
     assert not list(clicked.parent.glob(".~lock.*"))  # the workbook is open again... and closed by the driver
 
 

@@ -35,8 +35,9 @@ def test_a_click_leaves_the_very_bytes_musterroll_refit_writes_and_shows_the_new
     assert book.saves == 1 and book.closed  # saved, closed, refitted, opened again
     again = excel.books.active
     assert again is not book and again.fullname == str(in_excel) and again.sheets.active.name == "Refit Dec 23 1"
-    assert excel.alerts == [(f"Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1\nNow {outcome.waiting}.",
-                             "Musterroll", "info")]
+    assert excel.alerts == [("Refit of Dec 23 in advance_to_rostov.xlsx\nAdded: Refit Dec 23 1\n"
+                             "Forms to fill: Spend Dec 23 German, Spend Dec 23 Russian (set B2 of each to Ready when "
+                             f"it is complete).\nNow {outcome.waiting}.", "Musterroll", "info")]
     assert [s for s in excel.statuses if s][:2] == ["Musterroll: saving advance_to_rostov.xlsx...",
                                                     "Musterroll: working on advance_to_rostov.xlsx..."]
     assert excel.statuses[-1] is False

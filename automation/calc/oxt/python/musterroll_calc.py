@@ -133,6 +133,9 @@ def outcome_text(code, out, err, path):
         written = outcome.get("written") or []
         lines = [f"Refit of {outcome.get('date')} in {os.path.basename(path)}"]
         lines.append("Added: " + ", ".join(written) if written else "Nothing new to write.")
+        forms = outcome.get("forms") or []
+        if forms:
+            lines.append(f"Forms to fill: {', '.join(forms)} (set B2 of each to Ready when it is complete).")
         waiting = outcome.get("waiting")
         if waiting:
             lines.append(f"Now waiting for {waiting.get('sheet')}: {waiting.get('what')}.")
