@@ -108,19 +108,26 @@ def build_sample(path: Path = SAMPLE) -> Path:
     return path
 
 
+def demo_copy(sample: Path, folder: Path) -> Path:
+    """A fresh copy of ``sample`` and its key in ``folder``, for a demo to play;
+    a workbook already there is never replaced."""
+    from automation.errors import UsageError
+
+    folder.mkdir(parents=True, exist_ok=True)
+    book = folder / sample.name
+    if book.exists():
+        raise UsageError(f"{book} already exists: remove it or choose another --folder")
+    shutil.copyfile(sample, book)
+    shutil.copyfile(sample.with_suffix(".key"), book.with_suffix(".key"))
+    return book
+
+
 def run_demo(folder: Path) -> Path:
     """Copy the sample (with its key) into ``folder``, enter a played
     scenario's results and both sides' orders, and refit, printing a summary."""
     from automation.samples_demo import play
 
-    from automation.errors import UsageError
-
-    folder.mkdir(parents=True, exist_ok=True)
-    book = folder / SAMPLE.name
-    if book.exists():
-        raise UsageError(f"{book} already exists: remove it or choose another --folder")
-    shutil.copyfile(SAMPLE, book)
-    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    book = demo_copy(SAMPLE, folder)
     play(book)
     print(f"\nThe campaign workbook is {book.resolve()}")
     return book

@@ -257,17 +257,10 @@ def run_demo(folder: Path) -> Path:
     """``musterroll demo abtf``: copy the sample (with its key) into ``folder``
     and play it as :func:`play` does, printing each refit's summary: every
     decision it waits for, one line each, and what was entered for it."""
-    import shutil
-
-    from automation.errors import UsageError
-
-    folder.mkdir(parents=True, exist_ok=True)
-    book = folder / SAMPLE.name
-    if book.exists():
-        raise UsageError(f"{book} already exists: remove it or choose another --folder")
-    shutil.copyfile(SAMPLE, book)
-    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    from automation.samples import demo_copy
     from automation.service import refit
+
+    book = demo_copy(SAMPLE, folder)
 
     from automation.samples_demo import as_lines, through_forms
 
