@@ -20,6 +20,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def outcome_json(outcome) -> dict:
+    forms = list(getattr(outcome, "forms", []))  # the forms this run wrote, each to fill and set Ready
     return {
         "workbook": str(outcome.path),
         "system": outcome.system,
@@ -28,9 +29,9 @@ def outcome_json(outcome) -> dict:
         "completed_steps": outcome.completed,
         "waiting": None if outcome.waiting is None else {
             "who": outcome.waiting.who, "what": outcome.waiting.what, "sheet": outcome.waiting.sheet},
-        "forms": list(getattr(outcome, "forms", [])),  # the forms this run wrote, each to fill and set Ready
+        "forms": forms,
         "pending": [{"who": p.who, "sheet": p.sheet, "what": p.what, "did_you_mean": p.near or None,
-                     "form_written": p.sheet in getattr(outcome, "forms", [])}
+                     "form_written": p.sheet in forms}
                     for p in getattr(outcome, "pending", [])],
         "steps": [
             {"step": e.step, "rule": e.rule, "stage": e.stage, "side": e.side, "subject": e.subject, "text": e.text,
