@@ -118,7 +118,7 @@ def test_a_desk_batch_made_with_another_key_is_named(tmp_path, capsys):
     fill(path, ROLL_REQUESTS, REQUESTS)
     other = sample_copy(tmp_path, "other")
     fill(other, ROLL_REQUESTS, REQUESTS)
-    forged = CampaignKey.generate()
+    forged = CampaignKey(bytes(range(32)))  # a fixed key of another campaign: its rolls differ from the sample's
     other.with_suffix(".key").write_text(forged.to_hex() + "\n")
     wb = openpyxl.load_workbook(other)
     ws = wb["Campaign"]
