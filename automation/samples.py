@@ -122,6 +122,15 @@ def demo_copy(sample: Path, folder: Path) -> Path:
     return book
 
 
+def whole_sheet(name: str, kind: Any, rows: list[list[Any]], tab: str) -> Any:
+    """A decision sheet entered whole (header and ``rows``), in place of the
+    form the refit wrote: how the tests enter a sheet the forms would take
+    several steps to fill."""
+    from automation.workbook.package import NewSheet
+
+    return NewSheet(name, [kind.header] + rows, kind=tab, column_widths=[c.width for c in kind.columns])
+
+
 def run_demo(folder: Path) -> Path:
     """Copy the sample (with its key) into ``folder``, enter a played
     scenario's results and both sides' orders, and refit, printing a summary."""

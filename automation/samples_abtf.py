@@ -161,6 +161,11 @@ ORDERS_18AM: dict[str, list[list[Any]]] = {
     "German": [["Shift", "Kampfgruppe move", "F", "G-4", "U2", "from G to F"]],
 }
 
+ORDERS_18AM_FORM: dict[str, list[list[Any]]] = {  # as picked on the forms: the offered Battle Harden row takes Yes
+    "British": [["Battle Harden", "B-2", "Yes", "B-Hero", None, "Elite: becomes Fanatic"]],
+    "German": ORDERS_18AM["German"],
+}
+
 
 PURCHASES_17N: dict[str, list[list[Any]]] = {
     # Purchase, Item, KG, Count, Area, Front Line, Notes
@@ -200,14 +205,9 @@ def build_sample(path: Path = SAMPLE) -> Path:
     return path
 
 
-def _sheet(name: str, kind, rows, tab: str):
-    from automation.workbook.package import NewSheet
-
-    return NewSheet(name, [kind.header] + rows, kind=tab, column_widths=[c.width for c in kind.columns])
-
-
 def enter_purchases(book: Path, date: str, purchases: dict[str, list[list[Any]]]) -> None:
     """Each side's secret purchases and chit for the RePh of ``date``."""
+    from automation.samples import whole_sheet as _sheet
     from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.PURCHASES.name_for(date=date, side=s), K.PURCHASES, rows, "orders")
@@ -228,7 +228,9 @@ def end_17n(book: Path) -> list[list[Any]]:
 
 def enter_first_scenario(book: Path, end: list[list[Any]] | None = None, umpire: list[list[Any]] | None = None,
                          orders: dict[str, list[list[Any]]] | None = None) -> None:
-    """What the umpire and the players enter after the 17N CG Scenario."""
+    """What the umpire and the players enter after the 17N CG Scenario, as
+    whole sheets (the tests' shortcut; ``musterroll demo abtf`` fills the forms)."""
+    from automation.samples import whole_sheet as _sheet
     from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.END.name_for(date="17N"), K.END, end_17n(book) if end is None else end, "results"),
@@ -262,7 +264,7 @@ def run_demo(folder: Path) -> Path:
 
     book = demo_copy(SAMPLE, folder)
 
-    from automation.samples_demo import as_lines, through_forms
+    from automation.samples_demo import as_lines, by_umpire, through_forms
 
     def purchases(date: str, rows: dict[str, list[list[Any]]]) -> Any:
         return lambda: through_forms(book, {K.PURCHASES.name_for(date=date, side=s): as_lines(K.PURCHASES, r)
@@ -270,8 +272,13 @@ def run_demo(folder: Path) -> Path:
 
     steps = [("== 17N: the RePh before the CG Initial Scenario", None),
              ("== each side fills its Purchases form for 17N (OB RGs, fortifications)", purchases("17N", PURCHASES_17N)),
-             ("== 17N is played; the umpire enters End 17N and Umpire 18AM, the players their 18AM orders",
-              lambda: enter_first_scenario(book)),
+             ("== 17N is played: the refit writes the umpire's End 17N form and each side's 18AM Orders form", None),
+             ("== the umpire fills End 17N (the units the scenario changed) in the campaign workbook",
+              lambda: by_umpire(book, K.END.name_for(date="17N"), as_lines(K.END, END_17N), keys=("Side", "Unit"))),
+             ("== the umpire fills Umpire 18AM; the players fill their 18AM orders",
+              lambda: (by_umpire(book, K.UMPIRE.name_for(date="18AM"), as_lines(K.UMPIRE, UMPIRE_18AM)),
+                       through_forms(book, {K.ORDERS.name_for(date="18AM", side=s): as_lines(K.ORDERS, r)
+                                            for s, r in ORDERS_18AM_FORM.items()}))),
              ("== each side fills its Purchases form for 18AM (RGs, fortifications, Initiative Chit)",
               purchases("18AM", PURCHASES_18AM))]
     for title, enter in steps:

@@ -57,17 +57,14 @@ def spend_dec24_form() -> dict[str, list[list[Any]]]:
     return {"German": german, "Russian": SPEND_DEC24["Russian"]}
 
 
-def _sheet(name: str, kind, rows, tab: str):
-    from automation.workbook.package import NewSheet
+def by_umpire(book: Path, sheet: str, lines: list[dict[str, Any]], keys: tuple[str, ...] = ()) -> None:
+    """The umpire answers the master's form ``sheet`` as in Excel: types the
+    lines into the rows it offers (found by ``keys`` if given) or its free
+    rows, and sets it to Ready."""
+    from automation.workbook.forms.fill import fill_in_place
 
-    return NewSheet(name, [kind.header] + rows, kind=tab, column_widths=[c.width for c in kind.columns])
-
-
-def _enter(book: Path, batch: str, sheets) -> None:
-    from automation.workbook.forms.status import enter
-
-    enter(book, sheets, batch=batch)  # in place of the forms the refit wrote
-    print(f"entered {', '.join(s.name for s in sheets)}")
+    fill_in_place(book, sheet, lines, keys=keys)
+    print(f"  the umpire fills {sheet} in the campaign workbook ({len(lines)} line(s)) and sets it to Ready")
 
 
 def as_lines(kind, rows) -> list[dict[str, Any]]:
@@ -107,8 +104,10 @@ def play(book: Path) -> None:
     through_forms(book, {K.SPEND.name_for(date="Dec 23", side=s): as_lines(K.SPEND, rows)
                          for s, rows in SPEND_DEC23.items()})
     _refit(book)
-    print("== Dec 23 is played; the umpire enters the results, the players fill their Dec 24 orders")
-    _enter(book, "Results Dec 23", [_sheet(K.RESULTS.name_for(date="Dec 23"), K.RESULTS, RESULTS_DEC23, "results")])
+    print("== Dec 23 is played: the refit writes the umpire's Results form and each side's Dec 24 Orders form")
+    _refit(book)
+    print("== the umpire fills the results in the campaign workbook; the players fill their orders")
+    by_umpire(book, K.RESULTS.name_for(date="Dec 23"), as_lines(K.RESULTS, RESULTS_DEC23))
     through_forms(book, {K.ORDERS.name_for(date="Dec 24", side=s): as_lines(K.ORDERS, rows)
                          for s, rows in ORDERS_DEC24.items()})
     _refit(book)

@@ -1,6 +1,8 @@
 """`musterroll demo`: the main job on the bundled sample, in a fresh copy each time."""
 import os
 
+import openpyxl
+
 from python_calamine import CalamineWorkbook
 
 from automation.cli import main
@@ -31,6 +33,15 @@ def test_the_demo_refits_two_dates_of_a_fresh_copy_and_says_where_it_is(tmp_path
     assert [r[:3] for r in spend[1:3]] == [["Repair", "G-Pz-2", 1], ["Removal", "R-T34-2", "Yes"]]  # the alias undone
     ledger = [r for r in Workbook(book).raw("Ledger Dec 23") if "O3" in str(r)]
     assert ledger, "the German purchase of two O3 chosen on the form reaches the ledger"
+    # the umpire's Results are typed into the form the refit wrote, in the master: never a sheet entered whole
+    assert "the umpire fills Results Dec 23 in the campaign workbook (16 line(s)) and sets it to Ready" in out
+    assert "entered " not in out
+    assert ("Results Dec 23",) not in [b.replaced for b in batches]  # filled in place, not replaced
+    ws = openpyxl.load_workbook(book)["Results Dec 23"]
+    assert (ws["A2"].value, ws["B2"].value) == ("Ready to use?", "Ready")
+    rows = {(r[0].value, r[1].value): [c.value for c in r] for r in ws.iter_rows(min_row=4) if r[1].value}
+    assert rows[("Russian", "R-1RR-11")][2:9] == ["Unharmed", None, "Enemy lines", "Isolated", None, "Yes", 3]
+    assert rows[("German", "G-Pz-1")][2] is None  # offered, left blank: took no part
 
 
 def test_running_the_demo_again_makes_another_fresh_copy(tmp_path, capsys, monkeypatch):

@@ -112,7 +112,7 @@ UNITS = SheetKind(
 )
 END = SheetKind(
     "abtf.end", "End {date}", UNITS.columns, tab="results", dated=True, rule="9.603",
-    description="The units as they stand at CG Scenario End (copy the Units sheet and edit it): Locations, Areas, "
+    description="The units as they stand at CG Scenario End (the refit writes it as a form: every unit of the Units sheet as it stood): Locations, Areas, "
     "Status (Encircled, Wounded, Immobile ...). Every unit of the Units sheet stays listed: one eliminated in play has "
     "Status Eliminated (its CVP are in the Final CVP).",
 )

@@ -2,6 +2,8 @@
 line, as `musterroll demo` plays Advance to Rostov."""
 from __future__ import annotations
 
+import openpyxl
+
 from automation.workbook.reader import Workbook
 from tests.pbem.helpers import run
 
@@ -20,5 +22,17 @@ def test_demo_abtf_plays_the_sample_into_a_fresh_folder(capsys, tmp_path):
     assert chits == [["Chit", "Attack"]]  # chosen on the form's Chit row, from the chits left
     names = Workbook(book).sheet_names
     assert {"RePh 17N 1", "RePh 17N 2", "RePh 18AM 1", "RePh 18AM 2", "CG Roster 18AM"} <= set(names)
+    # the umpire types into the forms the refit wrote, in the master; the players' orders go through exports
+    assert "the umpire fills End 17N in the campaign workbook" in out
+    assert "the umpire fills Umpire 18AM in the campaign workbook" in out
+    for side in ("British", "German"):
+        assert f"  {side} fills Orders 18AM {side} in the export and sends it back: 1 order(s) imported" in out
+    wb = openpyxl.load_workbook(book)
+    for sheet in ("End 17N", "Umpire 18AM"):
+        assert (wb[sheet]["A2"].value, wb[sheet]["B2"].value) == ("Ready to use?", "Ready")
+    end = {r[1]: r for r in Workbook(book).raw("End 17N") if r and r[0] in ("British", "German")}
+    assert "Eliminated" in str(end["B-1"][10]) and end["B-LMG1"][9] in (None, "")  # typed over the form's row
+    umpire = [r[:3] for r in Workbook(book).raw("Umpire 18AM") if r and r[0] == "Final CVP"]
+    assert umpire == [["Final CVP", "British", 0], ["Final CVP", "German", 2]]
     code, _, err = run(capsys, "demo", "abtf", "--folder", tmp_path / "demo")
     assert code == 2 and "already exists" in err

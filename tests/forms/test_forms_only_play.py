@@ -1,7 +1,9 @@
 """A whole date of each system played through the forms alone: every sheet the
 refit waits for is a form it wrote, filled in the master by the umpire or in an
-export by a player, set to Ready or imported; nothing is typed on a bare sheet;
-and verify --key runs every refit again from what it read."""
+export by a player, set to Ready or imported; the umpire types into the
+master's forms in place (nothing else of the workbook changes); nothing is
+typed on a bare sheet; and verify --key runs every refit again from what it
+read."""
 from __future__ import annotations
 
 import shutil
@@ -13,7 +15,7 @@ from automation.samples import SAMPLE
 from automation.samples_abtf import PURCHASES_17N, SAMPLE as ABTF_SAMPLE
 from automation.service import refit
 from automation.workbook import abtf_sheets as A
-from automation.workbook.forms.fill import fill
+from automation.workbook.forms.fill import fill, fill_in_place
 from tests.pbem.helpers import run
 
 
@@ -36,12 +38,12 @@ def by_player(book: Path, sheet: str, lines: list[dict]) -> str:
 def test_a_battlefront_date_played_through_forms_alone(capsys, tmp_path):
     book = copy(SAMPLE, tmp_path / "bf")
     assert refit(book).forms == ["Spend Dec 23 German", "Spend Dec 23 Russian"]
-    fill(book, "Spend Dec 23 German", [{"Order": "Purchase", "Subject": "I1", "Value": 1}])  # the umpire, by phone
-    fill(book, "Spend Dec 23 Russian", [])
+    fill_in_place(book, "Spend Dec 23 German", [{"Order": "Purchase", "Subject": "I1", "Value": 1}])  # the umpire, by phone
+    fill_in_place(book, "Spend Dec 23 Russian", [])
     assert refit(book).waiting is None  # Dec 23 complete
     waits = refit(book)
     assert waits.forms == ["Results Dec 23", "Orders Dec 24 German", "Orders Dec 24 Russian"]
-    fill(book, "Results Dec 23", [])  # the umpire's form, untouched: no stand took part
+    fill_in_place(book, "Results Dec 23", [])  # the umpire's form, untouched: no stand took part
     assert [p.sheet for p in refit(book).pending] == ["Orders Dec 24 German", "Orders Dec 24 Russian"]
     for side in ("German", "Russian"):
         assert "1 order(s)" in by_player(book, f"Orders Dec 24 {side}", [{"Order": "Posture", "Value": "Attack"}])
@@ -61,9 +63,9 @@ def test_an_a_bridge_too_far_date_played_through_forms_alone(capsys, tmp_path):
         by_player(book, f"Purchases 17N {side}", [dict(zip(A.PURCHASES.header, r)) for r in PURCHASES_17N[side]])
     assert refit(book).waiting is None  # 17N complete
     assert refit(book).forms == ["End 17N", "Orders 18AM British", "Orders 18AM German"]
-    fill(book, "End 17N", [])  # nothing moved in the scenario
+    fill_in_place(book, "End 17N", [])  # nothing moved in the scenario
     assert refit(book).forms == ["Umpire 18AM"]
-    fill(book, "Umpire 18AM", [{"Entry": "Final CVP", "Subject": "British", "Value": 10},
+    fill_in_place(book, "Umpire 18AM", [{"Entry": "Final CVP", "Subject": "British", "Value": 10},
                                {"Entry": "Final CVP", "Subject": "German", "Value": 12}])
     for side in ("British", "German"):
         by_player(book, f"Orders 18AM {side}", [])

@@ -16,6 +16,7 @@ from automation import samples_abtf as S
 from automation.errors import WorkbookError
 from automation.pbem.abtf import ABtFView
 from automation.pbem.planning import Overlay
+from automation.samples import whole_sheet
 from automation.service import plan_refit, refit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.forms.model import HEADER_ROW, Choice
@@ -39,7 +40,7 @@ def abtf_waiting_end(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def abtf_waiting_umpire(tmp_path_factory) -> Path:
     book = _sample(tmp_path_factory.mktemp("umpire"))
-    append_sheets(book, [S._sheet("End 17N", K.END, S.end_17n(book), "results")], batch="End 17N")
+    append_sheets(book, [whole_sheet("End 17N", K.END, S.end_17n(book), "results")], batch="End 17N")
     assert refit(book).waiting.sheet == "Umpire 18AM"
     return book
 
@@ -47,8 +48,8 @@ def abtf_waiting_umpire(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def abtf_orders(tmp_path_factory) -> Path:
     book = _sample(tmp_path_factory.mktemp("orders"))
-    append_sheets(book, [S._sheet("End 17N", K.END, S.end_17n(book), "results"),
-                         S._sheet("Umpire 18AM", K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
+    append_sheets(book, [whole_sheet("End 17N", K.END, S.end_17n(book), "results"),
+                         whole_sheet("Umpire 18AM", K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
     assert refit(book).waiting.sheet == "Orders 18AM British"
     return book
 
@@ -134,12 +135,12 @@ def test_the_filled_end_form_drives_the_refit_as_the_samples_end_sheet(abtf_wait
                 if row[c] != values.get(c)}
 
     rows = fill(drawn(form, tmp_path / "form"), form, pick)
-    umpire = S._sheet("Umpire 18AM", K.UMPIRE, S.UMPIRE_18AM, "results")
+    umpire = whole_sheet("Umpire 18AM", K.UMPIRE, S.UMPIRE_18AM, "results")
     through_form = private_copy(abtf_waiting_end, tmp_path / "f")
     lay_in(through_form, "End 17N", rows, "results")
     append_sheets(through_form, [umpire], batch="umpire")
     bare = private_copy(abtf_waiting_end, tmp_path / "b")
-    append_sheets(bare, [S._sheet("End 17N", K.END, S.end_17n(bare), "results"), umpire], batch="end")
+    append_sheets(bare, [whole_sheet("End 17N", K.END, S.end_17n(bare), "results"), umpire], batch="end")
     a, b = refit(through_form), refit(bare)
     assert a.waiting == b.waiting and a.waiting.sheet == "Orders 18AM British"
     assert entries(a) == entries(b)

@@ -11,7 +11,8 @@ from typing import Any
 
 from automation.cli import main
 from automation.samples import SAMPLE
-from automation.samples_demo import ORDERS_DEC24, RESULTS_DEC23, SPEND_DEC23, SPEND_DEC24, _sheet
+from automation.samples import whole_sheet as _sheet
+from automation.samples_demo import ORDERS_DEC24, RESULTS_DEC23, SPEND_DEC23, SPEND_DEC24
 from automation.service import refit
 from automation.workbook import bf_sheets as K
 from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms

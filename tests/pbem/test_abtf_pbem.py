@@ -15,6 +15,7 @@ import pytest
 
 from automation import samples_abtf as S
 from automation.pbem.export import alias
+from automation.samples import whole_sheet
 from automation.service import refit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms
@@ -31,7 +32,7 @@ PURCHASES = {side: [row[:6] + [f"{side.lower()}-purchase-{i}"] for i, row in enu
 
 
 def enter(book: Path, kind: Any, rows: dict[str, list[list[Any]]], date: str, batch: str) -> None:
-    append_sheets(book, [S._sheet(kind.name_for(date=date, side=s), kind, r, "orders") for s, r in rows.items()],
+    append_sheets(book, [whole_sheet(kind.name_for(date=date, side=s), kind, r, "orders") for s, r in rows.items()],
                   batch=batch)
 
 
@@ -40,8 +41,8 @@ def build(folder: Path, stage: str) -> Path:
     ended (End 17N, Umpire 18AM), then 18AM's orders and purchases as far as asked."""
     folder.mkdir(parents=True)
     book = abtf_purchased(folder)
-    append_sheets(book, [S._sheet(K.END.name_for(date="17N"), K.END, S.end_17n(book), "results"),
-                         S._sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
+    append_sheets(book, [whole_sheet(K.END.name_for(date="17N"), K.END, S.end_17n(book), "results"),
+                         whole_sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, S.UMPIRE_18AM, "results")], batch="End of 17N")
     assert refit(book).waiting.sheet == "Orders 18AM British"
     if stage == "orders_18am":
         return book
@@ -430,7 +431,7 @@ def test_an_encrypted_export_is_read_back_only_with_its_password(capsys, abtf, t
 def test_once_the_cg_has_ended_an_export_holds_no_decision(capsys, abtf, tmp_path):
     book = abtf("complete")
     rows = rows_of(book, "CG Roster 18AM")
-    append_sheets(book, [S._sheet(K.CG_ROSTER.name_for(date="End"), K.CG_ROSTER, rows[1:], "ledger")], batch="CG over")
+    append_sheets(book, [whole_sheet(K.CG_ROSTER.name_for(date="End"), K.CG_ROSTER, rows[1:], "ledger")], batch="CG over")
     code, out, err = run(capsys, "export", book, "--side", "German", "-o", tmp_path / "g.xlsx")
     assert code == 0, err
     assert "no orders sheet (every date's refit is done: the campaign is over)" in out

@@ -23,7 +23,7 @@ def need_end(state: ABtFState, inputs: ABtFInputs) -> Waiting | None:
     if inputs.mode in (Mode.SCENARIO, Mode.FINAL) and inputs.end_units is None:
         sheet = inputs.sheet_names.get("end", "End")
         return Waiting(UMPIRE, f"the units at CG Scenario End of {inputs.previous.label if inputs.previous else ''} "
-                               "(copy the Units sheet and edit it)", sheet, STEP)
+                               "(every unit, one row each, as it stood: change what the scenario changed)", sheet, STEP)
     return None
 
 

@@ -31,9 +31,9 @@ def run(state: ABtFState, inputs: ABtFInputs, dice) -> StepResult[ABtFState]:
             cvp[e.subject] = e.value
     if problems:
         raise WorkbookError(problems)
-    for side in SIDES:
-        if side not in cvp:
-            raise wait_umpire(inputs, f"Final CVP of the {side} for the scenario just ended", STEP)
+    missing = [side for side in SIDES if side not in cvp]
+    if missing:  # every side still to give, in one line
+        raise wait_umpire(inputs, f"Final CVP of the {' and the '.join(missing)} for the scenario just ended", STEP)
     for r in state.removed:
         if r.why == ELIMINATED_IN_PLAY:
             entries.append(note(STEP, RULE, "eliminated in play (End sheet): its CVP are in the Final CVP", r.unit.side,

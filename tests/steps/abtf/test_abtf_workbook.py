@@ -11,8 +11,9 @@ import pytest
 
 from automation.engine.dice import DiceKind, RollLabel
 from automation.errors import WorkbookError
+from automation.samples import whole_sheet as _sheet
 from automation.samples_abtf import (
-    END_17N, ORDERS_18AM, PURCHASES_17N, SAMPLE, SAMPLE_KEY, UMPIRE_18AM, _sheet, build_sample, end_17n,
+    END_17N, ORDERS_18AM, PURCHASES_17N, SAMPLE, SAMPLE_KEY, UMPIRE_18AM, build_sample, end_17n,
     enter_first_scenario, enter_purchases, play,
 )
 from automation.service import new_campaign, refit, undo
