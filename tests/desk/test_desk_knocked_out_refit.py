@@ -6,6 +6,7 @@ import dataclasses
 import pytest
 
 from automation import samples_demo as demo
+from automation.samples import whole_sheet
 from automation.campaign.model import Dice, run_steps
 from automation.service import campaign_settings, system_of
 from automation.steps.bf import knocked_out, pipeline
@@ -18,6 +19,12 @@ from automation.engine.tables import RuleSystem
 from automation.keys import read_key
 from automation.rulebook import load_rulebook
 from desk_helpers import sample_copy
+
+
+def _enter(book, batch, sheets) -> None:
+    from automation.workbook.forms.status import enter
+
+    enter(book, sheets, batch=batch)  # whole sheets in place of the refit's forms
 
 
 def wired() -> tuple:
@@ -33,14 +40,14 @@ def dec24_inputs(tmp_path_factory):
     from automation.service import refit
 
     refit(book)
-    demo._enter(book, "Spend Dec 23", [demo._sheet(K.SPEND.name_for(date="Dec 23", side=s), K.SPEND, rows, "orders")
+    _enter(book, "Spend Dec 23", [whole_sheet(K.SPEND.name_for(date="Dec 23", side=s), K.SPEND, rows, "orders")
                                        for s, rows in demo.SPEND_DEC23.items()])
     refit(book)
-    demo._enter(book, "Results Dec 23", [demo._sheet(K.RESULTS.name_for(date="Dec 23"), K.RESULTS,
+    _enter(book, "Results Dec 23", [whole_sheet(K.RESULTS.name_for(date="Dec 23"), K.RESULTS,
                                                      demo.RESULTS_DEC23, "results")])
-    demo._enter(book, "Orders Dec 24", [demo._sheet(K.ORDERS.name_for(date="Dec 24", side=s), K.ORDERS, rows, "orders")
+    _enter(book, "Orders Dec 24", [whole_sheet(K.ORDERS.name_for(date="Dec 24", side=s), K.ORDERS, rows, "orders")
                                         for s, rows in demo.ORDERS_DEC24.items()])
-    demo._enter(book, "Spend Dec 24", [demo._sheet(K.SPEND.name_for(date="Dec 24", side=s), K.SPEND,
+    _enter(book, "Spend Dec 24", [whole_sheet(K.SPEND.name_for(date="Dec 24", side=s), K.SPEND,
                                                    [r for r in rows if r[0] != "Repair"], "orders")
                                        for s, rows in demo.SPEND_DEC24.items()])
     wb = Workbook(book)
