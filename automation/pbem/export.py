@@ -331,7 +331,6 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     """``side``'s export of the master workbook, built but not written: the one
     allow-list behind both :func:`export` and a side's campaign report."""
     from automation.pbem import guard, planning, views
-    from automation.service import plan_refit
 
     book_path = Path(book_path)
     book = planning.answers(guard.open_book(book_path))  # a form not yet answered is still to decide
@@ -343,16 +342,15 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     try:
         if views.over(view, book):
             raise planning.CampaignOver(f"{book.path}: the campaign is over")
-        planned = planning.plan(book, key)
-        outcome, _ = plan_refit(book, key)  # the refit's own word on what it waits for
+        planned = planning.plan(book, key)  # the refit run in memory: its own word on what it waits for
     except planning.CampaignOver:
-        planned, outcome = None, None
+        planned = None
         over_note = "every date's refit is done: the campaign is over"
     side = match_side(side, view.sides(book, planned))
-    if planned is None or outcome is None:
+    if planned is None:
         decision, date, balances = Decision(None, "", over_note), "(campaign over)", []
     else:
-        decision = view.decision(book, planned, outcome.waiting, side)
+        decision = view.decision(book, planned, planned.run.waiting, side)
         date, balances = planned.date, view.balances(planned, side)
     code = return_code(key, commitment, side, decision.sheet or "(none)")
     sheets = [info_sheet(settings, side, date, decision, balances, code)]

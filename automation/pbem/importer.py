@@ -219,12 +219,12 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     replace = [sheet] if book.is_unanswered(sheet) else []  # the master's unanswered form: kept for undo
     if not ret.has(sheet):
         raise refuse([CellProblem(sheet, "A1", f"the sheet {sheet!r} is missing: keep the orders sheet's name")])
-    outcome, _ = plan_refit(book, key)
+    waiting = planned_now.run.waiting  # the refit's own word on what it waits for
     date = name_parts(kind, sheet, sides)["date"]
     expected = {kind.name_for(date=date, side=s) for s in sides}
-    taken = getattr(view, "accepts", lambda *_: False)(sheet, outcome.waiting)  # a sheet taken while waiting (Forces)
-    if not taken and (outcome.waiting is None or outcome.waiting.sheet not in expected):
-        now = f"waits for {outcome.waiting.sheet} ({outcome.waiting.who})" if outcome.waiting else "waits for nothing"
+    taken = getattr(view, "accepts", lambda *_: False)(sheet, waiting)  # a sheet taken while waiting (Forces)
+    if not taken and (waiting is None or waiting.sheet not in expected):
+        now = f"waits for {waiting.sheet} ({waiting.who})" if waiting else "waits for nothing"
         raise refuse([info_problem("Orders sheet", f"Orders sheet: the campaign {now}, not for {sheet}: these orders "
                                                    "are out of date (export again for the current decision)")])
     raw = [list(r) for r in ret.raw(sheet)]

@@ -10,6 +10,8 @@ Text-formatted, and a date in one of them is written as its label."""
 from __future__ import annotations
 
 import datetime as dt
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +19,9 @@ from typing import Any
 
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
-from automation.workbook.text import check_calendar_date, date_label, write_text
+from automation.errors import UsageError, WorkbookFileError
+from automation.workbook.text import cell_text, check_calendar_date, date_label
+from automation.workbook.xmlparts import escape_text
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 MAX_WIDTH = 60
@@ -69,8 +73,9 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
         "wrap": book.add_format({"text_wrap": True, "valign": "top"}),
         "run": book.add_format({}),
     }
+    raw: dict[int, tuple[str, str]] = {}  # sheet number -> its cells' XML and extent, written in after XlsxWriter
     try:
-        for sheet in sheets:
+        for index, sheet in enumerate(sheets, start=1):
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))
             if sheet.form is not None:
@@ -86,13 +91,10 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
             for c, w in enumerate(widths):
                 column_style = "text" if c in codes else "wrap" if w >= MAX_WIDTH else None
                 ws.set_column(c, c, w, styles[column_style] if column_style else None)
-            for r, row in enumerate(sheet.rows):
-                for c, value in enumerate(row):
-                    style = "head" if r == 0 else "text" if c in codes else \
-                        "left" if c < len(widths) and widths[c] >= WIDE_COLUMN else None
-                    _cell(ws, r, c, value, styles, style, Where(sheet.name, r, c))
+            columns = {c: styles["text" if c in codes else "wrap"] for c, w in enumerate(widths)
+                       if c in codes or w >= MAX_WIDTH}
+            raw[index] = _sheet_data(sheet, codes, widths, styles, columns)
             for c, text in sheet.notes:
-                write_text(ws, 0, c, text, f"{sheet.name}!{_ref(0, c)}", styles["note"], styles["run"])
                 ws.set_column(c, c, max(len(text) + 2, 12))
                 widths += [12.0] * (c + 1 - len(widths))
                 widths[c] = max(len(text) + 2, 12)
@@ -109,15 +111,18 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
                 ws.data_validation(d.first_row, d.column, d.last_row, d.column, options)
     finally:
         book.close()
+    if raw:
+        _fill_sheet_data(path, raw)
 
 
 class Where:
-    """Sheet!Cell of a cell written, spelled out only if a message names it."""
+    """Sheet!Cell of a cell written, spelled out only if a message names it;
+    ``text``: the cell is in a code (Text) column."""
 
-    __slots__ = ("sheet", "r", "c")
+    __slots__ = ("sheet", "r", "c", "text")
 
-    def __init__(self, sheet: str, r: int, c: int) -> None:
-        self.sheet, self.r, self.c = sheet, r, c
+    def __init__(self, sheet: str, r: int, c: int, text: bool = False) -> None:
+        self.sheet, self.r, self.c, self.text = sheet, r, c, text
 
     def __str__(self) -> str:
         return f"{self.sheet}!{_ref(self.r, self.c)}"
@@ -129,20 +134,99 @@ def _ref(r: int, c: int) -> str:
     return xl_rowcol_to_cell(r, c)
 
 
-def _cell(ws: Any, r: int, c: int, value: Any, styles: dict[str, Any], style: str | None, where: Any) -> None:
-    if value is None or value == "":
-        return
-    fmt = styles[style] if style else None
+_DIMENSION = re.compile(r'<dimension ref="[A-Z0-9:]*"/>')
+SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
+_ESCAPED = re.compile("(_x[0-9a-fA-F]{4}_)")
+_CONTROL = re.compile(r"([\x00-\x08\x0b-\x1f])")
+
+
+def _text_xml(text: str) -> str:
+    """An inline string's XML, escaped as Excel reads it back (``_xHHHH_``
+    escapes for control characters and for text shaped like one)."""
+    if "_x" in text:
+        text = _ESCAPED.sub(r"_x005F\1", text)
+    if not text.isprintable():  # control characters, and the two non-characters
+        text = _CONTROL.sub(lambda m: f"_x{ord(m.group(1)):04X}_", text).replace("\ufffe", "_xFFFE_") \
+            .replace("\uffff", "_xFFFF_")
+    space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
+    if "&" in text or "<" in text or ">" in text:
+        text = escape_text(text)
+    return f"<is><t{space}>{text}</t></is>"
+
+
+def _cell_xml(ref: str, r: int, value: Any, style: int | None, where: Where) -> str:
+    """One cell's XML (empty text: nothing). Text is always an inline string:
+    never a formula, a number or markup, whatever it looks like."""
+    s = f' s="{style}"' if style else ""
     if isinstance(value, bool):
         value = "Yes" if value else "No"
     elif isinstance(value, (int, float)):
-        ws.write_number(r, c, value, fmt if style != "text" else None)
-        return
-    elif isinstance(value, dt.date) and style == "text" and r:
+        if not math.isfinite(value):
+            raise UsageError(f"{where}: {value!r} is not a number a workbook can hold")
+        return f'<c r="{ref}"{s}><v>{value:.16G}</v></c>'
+    elif isinstance(value, dt.date) and where.text and r:
         value = date_label(value)  # a date in a label column is the label the umpire typed
     elif isinstance(value, dt.datetime):
-        check_calendar_date(value, where)
+        check_calendar_date(value, str(where))
         value = value.date().isoformat() if value.time() == dt.time() else value.isoformat()
     elif isinstance(value, dt.date):
-        value = check_calendar_date(value, where).isoformat()
-    write_text(ws, r, c, str(value), where, fmt if style != "left" else None, styles["run"])
+        value = check_calendar_date(value, str(where)).isoformat()
+    text = str(value)
+    if not (text.isascii() and len(text) <= SHORT_TEXT):  # a lone surrogate, or a text too long for a cell
+        text = cell_text(text, str(where))
+    return f'<c r="{ref}"{s} t="inlineStr">{_text_xml(text)}</c>'
+
+
+def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: dict[str, Any],
+                columns: dict[int, Any]) -> tuple[str, str]:
+    """The cells of a plain sheet as sheet XML (rows), and its extent: each
+    cell styled as the header, a code (Text) column, a wide column or its
+    column's own style."""
+    ids = {name: fmt._get_xf_index() for name, fmt in styles.items()}
+    column_ids = {c: fmt._get_xf_index() for c, fmt in columns.items()}
+    wide = {c for c, w in enumerate(widths) if w >= WIDE_COLUMN}
+    out: list[str] = []
+    last_row = last_col = -1
+    letters: list[str] = []
+    for r, row in enumerate(sheet.rows):
+        cells: dict[int, str] = {}
+        number_row = str(r + 1)
+        while len(letters) < len(row):
+            letters.append(_ref(0, len(letters))[:-1])
+        for c, value in enumerate(row):
+            if value is None or value == "":
+                continue
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            # a number in a wide column is left-aligned; text there takes its column's style
+            style = ids["head"] if r == 0 else ids["text"] if c in codes else \
+                ids["left"] if c in wide and number else column_ids.get(c)
+            cells[c] = _cell_xml(letters[c] + number_row, r, value, style, Where(sheet.name, r, c, text=c in codes))
+        for c, text in sheet.notes if r == 0 else ():
+            cells[c] = _cell_xml(_ref(0, c), 0, text, ids["note"], Where(sheet.name, 0, c))
+        if cells:
+            out.append(f'<row r="{number_row}">{"".join(cells[c] for c in sorted(cells))}</row>')
+            last_row, last_col = r, max(last_col, max(cells))
+    extent = f"A1:{_ref(last_row, last_col)}" if last_row >= 0 and (last_row, last_col) != (0, 0) else "A1"
+    return "".join(out), extent
+
+
+def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]]) -> None:
+    """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty."""
+    import zipfile
+
+    tmp = path.with_name(path.name + ".cells")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            number = info.filename.removeprefix("xl/worksheets/sheet").removesuffix(".xml")
+            if info.filename.startswith("xl/worksheets/sheet") and number.isdigit() and int(number) in raw:
+                rows, extent = raw[int(number)]
+                text = data.decode("utf-8")
+                if rows:
+                    if "<sheetData/>" not in text:
+                        raise WorkbookFileError(f"{path}: internal error: sheet {number} was written with cells")
+                    text = _DIMENSION.sub(f'<dimension ref="{extent}"/>', text, count=1) \
+                        .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
+                data = text.encode("utf-8")
+            dst.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+    tmp.replace(path)
