@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automation.audit.carried import ChainStore, ReportChain
 from automation.audit.chain import START, Link, chain_links, is_dated_input, is_refit_output, seal_of, workbook_system
 from automation.audit.desk import check_desk
 from automation.audit.desk_replay import edited_inputs
@@ -94,6 +95,29 @@ class Verified:
         return "\n".join(lines)
 
 
+class _Rows:
+    """A report's rows, read only if asked for beyond its header and length
+    (which its carried :class:`ReportChain` gives)."""
+
+    def __init__(self, book: Any, name: str, chain: ReportChain) -> None:
+        self.book, self.name, self.chain = book, name, chain
+        self._rows: list[list[Any]] | None = None
+
+    def __len__(self) -> int:
+        return self.chain.length
+
+    def all(self) -> list[list[Any]]:
+        if self._rows is None:
+            self._rows = self.book.raw(self.name)
+        return self._rows
+
+    def __getitem__(self, index: Any) -> Any:
+        return list(self.chain.header) if index == 0 else self.all()[index]
+
+    def __iter__(self) -> Any:
+        return iter(self.all())
+
+
 def _describe(v: str) -> str:
     return f"{v!r}" if v else "an empty cell"
 
@@ -152,12 +176,20 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     inputs, inputs_at = Inputs(), {}
     reports = []
     named = [n for n in names if is_report(n)]
+    store = ChainStore.of(book) if key is None else None  # with the key every report is read
     for i, n in enumerate(named, start=1):
         if progress:
             progress(i, len(named), n, "checking")
+        if store is not None:
+            chain = store.get(n)
+            if chain.is_report:
+                reports.append((n, _Rows(book, n, chain), chain.start, list(chain.links)))
+            continue
         rows = book.raw(n)
         if rows and is_report(n, rows[0]):
             reports.append((n, rows, *chain_links(rows)))
+    if store is not None:
+        store.save()
     unchanged = unchanged_parts(book, [links for *_, links in reports])
     for name, rows, start, links in reports:
         out.reports.append(name)
