@@ -134,6 +134,7 @@ def _ref(r: int, c: int) -> str:
     return xl_rowcol_to_cell(r, c)
 
 
+LINE_HEIGHT = 15.0  # points: one line of the default font
 _DIMENSION = re.compile(r'<dimension ref="[A-Z0-9:]*"/>')
 SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
 _ESCAPED = re.compile("(_x[0-9a-fA-F]{4}_)")
@@ -185,6 +186,7 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     ids = {name: fmt._get_xf_index() for name, fmt in styles.items()}
     column_ids = {c: fmt._get_xf_index() for c, fmt in columns.items()}
     wide = {c for c, w in enumerate(widths) if w >= WIDE_COLUMN}
+    wrapped = [c for c, w in enumerate(widths) if w >= MAX_WIDTH and c not in codes]  # long text wraps: rows grow
     out: list[str] = []
     last_row = last_col = -1
     letters: list[str] = []
@@ -204,10 +206,20 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
         for c, text in sheet.notes if r == 0 else ():
             cells[c] = _cell_xml(_ref(0, c), 0, text, ids["note"], Where(sheet.name, 0, c))
         if cells:
-            out.append(f'<row r="{number_row}">{"".join(cells[c] for c in sorted(cells))}</row>')
+            lines = max((_lines(row[c], widths[c]) for c in wrapped if c < len(row) and isinstance(row[c], str)),
+                        default=1) if r else 1
+            height = f' ht="{LINE_HEIGHT * lines:g}" customHeight="1"' if lines > 1 else ""
+            out.append(f'<row r="{number_row}"{height}>{"".join(cells[c] for c in sorted(cells))}</row>')
             last_row, last_col = r, max(last_col, max(cells))
     extent = f"A1:{_ref(last_row, last_col)}" if last_row >= 0 and (last_row, last_col) != (0, 0) else "A1"
     return "".join(out), extent
+
+
+def _lines(text: str, width: float) -> int:
+    """The lines ``text`` takes wrapped in a column ``width`` characters wide
+    (a row high enough for them, as no program sizes rows on opening)."""
+    per_line = max(int(width) - 2, 8)
+    return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
 
 
 def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]]) -> None:

@@ -64,3 +64,13 @@ def test_a_text_too_long_for_a_cell_is_refused_naming_the_cell(tmp_path):
     rows = [["Stand", "Notes"], ["G-1", "é" * 40_000]]
     with pytest.raises(UsageError, match=r"Roster Dec 23!B2: a text of 40,000 characters"):
         write(tmp_path / "out.xlsx", [OutSheet("Roster Dec 23", rows)])
+
+
+def test_a_row_with_long_wrapped_text_is_made_tall_enough_to_print_it(tmp_path):
+    long = "a rifle company of the campaign's six, at most three deploy in one scenario (2.1.1.4) " * 3
+    rows = [["Stand", "Offered"], ["G-1", long], ["G-2", "short"]]
+    path = tmp_path / "out.xlsx"
+    write(path, [OutSheet("Spend Dec 23 German", rows, widths=[10, 70])])
+    ws = openpyxl.load_workbook(path)["Spend Dec 23 German"]
+    assert ws.row_dimensions[2].height >= 4 * 15  # about 260 characters in a column 70 wide: four lines or more
+    assert ws.row_dimensions[3].height is None  # one line: the default height
