@@ -47,12 +47,16 @@ def sheet_kinds() -> tuple[SheetKind, ...]:
     return tuple(found.values())
 
 
-@functools.lru_cache(maxsize=512)
 def title_pattern(kind: SheetKind, side: str | None = None) -> re.Pattern[str]:
     """``Refit {date} {side}`` -> a regex matching ``Refit Dec 24 1`` (the date
     takes all it can: sides are single words unless ``side`` is given)."""
+    return _title_pattern(kind.title, side)  # cached by the title: hashing a whole kind costs more than matching
+
+
+@functools.lru_cache(maxsize=512)
+def _title_pattern(title: str, side: str | None) -> re.Pattern[str]:
     out = []
-    for literal, field_name, _, _ in string.Formatter().parse(kind.title):
+    for literal, field_name, _, _ in string.Formatter().parse(title):
         out.append(re.escape(literal))
         if field_name == "side" and side is not None:
             out.append(f"(?P<side>{re.escape(side)})")
@@ -63,7 +67,17 @@ def title_pattern(kind: SheetKind, side: str | None = None) -> re.Pattern[str]:
 
 def kind_of(name: str, kinds: Iterable[SheetKind] | None = None) -> SheetKind | None:
     """The sheet kind a sheet's name belongs to (static titles first)."""
-    kinds = list(kinds if kinds is not None else sheet_kinds())
+    if kinds is None:
+        return _default_kind(name)
+    return _kind_of(name, list(kinds))
+
+
+@functools.lru_cache(maxsize=65536)
+def _default_kind(name: str) -> SheetKind | None:
+    return _kind_of(name, list(sheet_kinds()))
+
+
+def _kind_of(name: str, kinds: list[SheetKind]) -> SheetKind | None:
     for k in kinds:
         if not k.dated and k.title == name:
             return k
