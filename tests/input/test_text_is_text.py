@@ -41,9 +41,9 @@ def test_the_export_writer_stores_every_hostile_text_as_that_text(tmp_path: Path
     assert read_back(out, "Notes") == HOSTILE
     ws = openpyxl.load_workbook(out)["Notes"]
     assert ws["C1"].value is None and ws["A4"].value == "<r><t>pwn</t></r>" and ws["A4"].data_type == "s"
-    strings = zipfile.ZipFile(out).read("xl/sharedStrings.xml").decode()
-    assert "<t>pwn</t>" not in strings
-    assert "r&gt;&lt;t&gt;pwn&lt;/t&gt;&lt;/r&gt;" in strings  # escaped, in a plain run
+    cells = zipfile.ZipFile(out).read("xl/worksheets/sheet1.xml").decode()  # the export's text is inline
+    assert "<t>pwn</t>" not in cells and "<f>" not in cells
+    assert "&lt;r&gt;&lt;t&gt;pwn&lt;/t&gt;&lt;/r&gt;" in cells  # escaped, in a plain inline string
 
 
 def test_appended_sheets_store_every_hostile_text_as_that_text(tmp_path: Path) -> None:
