@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from automation.errors import MusterrollError, WorkbookFileError
-from automation.workbook.gate import MASTER, PLAYER, Gate, Limits
+from automation.workbook.gate import MASTER, Gate, Limits
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 MAX_ENCRYPTION_INFO = 64 * 1024
@@ -123,7 +123,7 @@ def open_book(path: Path, password: str | None = None, limits: Limits = MASTER) 
 
     path = Path(path)
     raw = read_bytes(path, limits)
-    data = decrypt(str(path), raw, password, limits is PLAYER)
+    data = decrypt(str(path), raw, password, limits.player)
     if data is raw:
         return Workbook(path, data, limits)
     with tempfile.TemporaryDirectory(prefix="musterroll-") as tmp:

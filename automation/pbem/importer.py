@@ -170,6 +170,7 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
 def _import_orders(book_path: Path, orders_path: Path, password: str | None, key_file: Path | None) -> str:
     from automation.pbem import guard, planning, views
     from automation.service import plan_refit
+    from automation.workbook.gate import returned_limits
     from automation.workbook.package import NewSheet, append_sheets
 
     book_path, orders_path = Path(book_path), Path(orders_path)
@@ -180,7 +181,7 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     commitment = str(settings.get("Key commitment") or "")
     key = planning.master_key(book_path, key_file, commitment)
     view = views.view_for(str(settings.get("Rule system") or ""), book)
-    ret = guard.open_book(orders_path, password, guard.PLAYER)
+    ret = guard.open_book(orders_path, password, returned_limits(book.gate, book_path.stat().st_size))
     info, at = read_info(ret, orders_path)
 
     def refuse(problems: list[CellProblem]) -> ImportRefused:

@@ -34,6 +34,7 @@ class Pending:
     what: str
     near: str = ""  # a sheet of the workbook whose name is close to ``sheet``
     form: bool = False  # ``sheet`` is a form (written by the refit): it counts once set to Ready
+    more: bool = False  # ``sheet`` is there and answered, and the refit asks for one more entry on it
 
     @classmethod
     def of(cls, waiting: Waiting, names: Sequence[str], what: str = "") -> Pending:
@@ -42,7 +43,10 @@ class Pending:
     def line(self) -> str:
         who = "the umpire" if self.who == UMPIRE else self.who
         hint = (f" (did you mean {self.near!r}? rename it {self.sheet!r})" if self.near else "")
-        ready = f"; when it is complete, set {self.sheet}!{STATUS_CELL} to {Status.READY.value}" if self.form else ""
+        ready = f"; when it is complete, set {self.sheet}!{STATUS_CELL} to {Status.READY.value}" if self.form else \
+            f"; {self.sheet} is already answered: enter it there, on its row if the sheet offers one, else on an " \
+            "empty row (the next refit reads the sheet again)" \
+            if self.more else ""
         return f"waiting for {self.sheet} ({who} fills it): {self.what}{hint}{ready}"
 
 
@@ -106,7 +110,9 @@ def waiting_forms(book: Any, key: CampaignKey, waiting: Waiting | None) -> tuple
     sheets, out = [], []
     for p in found:
         if real.has(p.sheet):  # written before: a form only if it still says so
-            out.append(dataclasses.replace(p, form=book.is_unanswered(p.sheet)))
+            unanswered = book.is_unanswered(p.sheet)
+            more = not unanswered and p.sheet == waiting.sheet  # the refit's own stop: it needs more on that sheet
+            out.append(dataclasses.replace(p, form=unanswered, more=more))
             continue
         taken = any(n.lower() == p.sheet.lower() for n in real.sheet_names)  # "results dec 23": no room for it
         form = None if taken else view.form(book, planned, p.who, p.sheet)

@@ -78,3 +78,35 @@ def test_a_sheet_named_close_to_the_one_waited_for_gets_did_you_mean(capsys, ros
     assert [ln.split(" (")[0] for ln in lines[1:]] == ["waiting for Orders Dec 24 German",
                                                        "waiting for Orders Dec 24 Russian"]
     assert all("posture (Attack or Defend, 2.1)" in ln for ln in lines[1:])
+
+
+def test_an_answered_form_that_lacks_an_entry_is_named_with_where_to_add_it(capsys, tmp_path):
+    """The A Bridge Too Far Umpire form answered with the British Final CVP only:
+    the refit asks for the German's on the same sheet, and says to add it on an
+    row (the form is Ready: setting B2 again would mean nothing)."""
+    import shutil
+
+    from automation.samples_abtf import END_17N, PURCHASES_17N, SAMPLE
+    from automation.samples_demo import as_lines, through_forms
+    from automation.service import refit
+    from automation.workbook import abtf_sheets as K
+    from automation.workbook.forms.fill import fill_in_place
+
+    book = tmp_path / SAMPLE.name
+    shutil.copyfile(SAMPLE, book)
+    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    refit(book)
+    through_forms(book, {K.PURCHASES.name_for(date="17N", side=s): as_lines(K.PURCHASES, r)
+                         for s, r in PURCHASES_17N.items()})
+    refit(book)
+    refit(book)
+    fill_in_place(book, "End 17N", as_lines(K.END, END_17N), keys=("Side", "Unit"))
+    assert "Umpire 18AM" in refit(book).forms
+    fill_in_place(book, "Umpire 18AM", [{"Entry": "Final CVP", "Subject": "British", "Value": 0}])
+    code, out, _ = run(capsys, "refit", book)
+    assert code == 0
+    assert ("waiting for Umpire 18AM (the umpire fills it): Final CVP of the German for the scenario just ended; "
+            "Umpire 18AM is already answered: enter it there, on its row if the sheet offers one, else on an empty "
+            "row (the next refit reads the sheet again)") \
+        in waiting_lines(out)
+    assert not any("Orders 18AM" in ln and "already there" in ln for ln in waiting_lines(out))
