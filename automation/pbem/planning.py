@@ -54,10 +54,31 @@ def may_be_form(name: str) -> bool:
 
 def answers(book: Any) -> Any:
     """``book`` with its unanswered forms left out (automation.workbook.forms.status),
-    unless it is such a view already."""
-    from automation.workbook.forms.status import answered
+    unless it is such a view already. Whether a dated decision sheet is a form
+    not yet answered is carried from run to run (automation.pbem.carry, by the
+    sheet's part stamp: setting B2 changes the part, and it is read again), so
+    the forms of past dates are not parsed on every command."""
+    from automation.workbook.forms.status import answered, unanswered
 
-    return book if getattr(book, "answers_only", False) else answered(book, may_be_form)
+    if getattr(book, "answers_only", False):
+        return book
+    carried = _status_store(book)
+    if carried is None:
+        return answered(book, may_be_form)
+    pending = {name for name in book.sheet_names if may_be_form(name)
+               and carried.get("unanswered", name, lambda name=name: unanswered(book.raw(name)))}
+    carried.save()
+    return answered(book, pending.__contains__)
+
+
+def _status_store(book: Any) -> Any:
+    """The carried store of a workbook file (None for a book in memory)."""
+    from automation.pbem.carry import Carried
+
+    if getattr(book, "part_stamp", None) is None or getattr(book, "decrypted", False) or not hasattr(book, "path"):
+        return None
+    store = Carried.of(book, "form status")
+    return store if store.folder is not None else None
 
 
 class CampaignOver(UsageError):

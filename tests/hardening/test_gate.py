@@ -64,10 +64,11 @@ def twin_parts(parts: Parts) -> Parts:
     return parts
 
 
+FAR_REFUSED = r"Roster Start!XFD1048576: a value in column XFD"  # beyond the 500 columns read
 ATTACKS = {
-    "far cell, case-changed target": (far_cell_behind_a_case_changed_target, r"Roster Start!XFD1048576: a value in row"),
-    "far cell, %-encoded part": (far_cell_behind_a_percent_encoded_name, r"Roster Start!XFD1048576: a value in row"),
-    "far cell, absolute target": (far_cell_behind_an_absolute_target, r"Roster Start!XFD1048576: a value in row"),
+    "far cell, case-changed target": (far_cell_behind_a_case_changed_target, FAR_REFUSED),
+    "far cell, %-encoded part": (far_cell_behind_a_percent_encoded_name, FAR_REFUSED),
+    "far cell, absolute target": (far_cell_behind_an_absolute_target, FAR_REFUSED),
     "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
     "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
     "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),

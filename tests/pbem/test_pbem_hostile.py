@@ -113,7 +113,7 @@ KINDS = {
     "zip bomb": ("compressed", "unpacks to more than", "zip bomb"),
     "xml bomb": ("declares a DTD or entities",),
     "lying sizes": ("not a readable .xlsx workbook", "corrupt", "damaged"),
-    "first and last cell": ("XFD1048576: a value in row 1048576",),
+    "first and last cell": ("XFD1048576: a value in",),  # beyond the last column read (and, for a player, row)
     "tall thin spread": ("at most 200000 rows", "at most 20000 rows", "at most 4000000 are read",
                          "at most 200000 are read"),
     "text file": NOT_XLSX,
