@@ -32,8 +32,9 @@ from typing import Any
 
 from automation.audit.chain import Link
 
-FORMAT = 1
+FORMAT = 2
 FILE = "verify-chain.json"
+TAG_KINDS = ("rows", "columns")  # a sealed sheet's row and column tags: read again only to locate a change
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class ReportChain:
     links: tuple[Link, ...]
     header: tuple[Any, ...]
     length: int
+    tags: bool = True  # the links include the row and column tags (False: carried without them)
 
     @classmethod
     def of(cls, name: str, rows: list[list[Any]]) -> ReportChain:
@@ -57,14 +59,18 @@ class ReportChain:
         return cls(True, start, tuple(links), tuple(rows[0]), len(rows))
 
     def to_json(self) -> list[Any]:
-        return [self.is_report, self.start, [[ln.row, ln.kind, ln.target, ln.value] for ln in self.links],
+        """Kept without the row and column tags of the sheets sealed (the bulk of
+        a report's links): they are needed only to name the cell of a change,
+        and then the report is read again."""
+        return [self.is_report, self.start, [[ln.row, ln.kind, ln.target, ln.value] for ln in self.links
+                                             if ln.kind not in TAG_KINDS],
                 [h if isinstance(h, (str, int, float)) or h is None else str(h) for h in self.header], self.length]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> ReportChain:
         is_report, start, links, header, length = data
         return cls(bool(is_report), int(start), tuple(Link(int(r), str(k), str(t), str(v)) for r, k, t, v in links),
-                   tuple(header), int(length))
+                   tuple(header), int(length), tags=False)
 
 
 class ChainStore:

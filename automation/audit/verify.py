@@ -111,6 +111,10 @@ class _Rows:
             self._rows = self.book.raw(self.name)
         return self._rows
 
+    def links(self) -> list[Link]:
+        """Every tamper-evidence row, the row and column tags included."""
+        return list(self.chain.links) if self.chain.tags else chain_links(self.all())[1]
+
     def __getitem__(self, index: Any) -> Any:
         return list(self.chain.header) if index == 0 else self.all()[index]
 
@@ -218,8 +222,9 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             p.append(CellProblem(name, where(first), why))
         elif first.value != prev_digest:
             p.append(CellProblem(name, where(first), f"{prev_name} no longer matches the digest recorded here: it was edited"))
-        located = [] if trusted else _locate(name, canonical(rows[:start]), _tags(links, "rows", name),
-                                             _tags(links, "columns", name), name)
+        tagged = rows.links if isinstance(rows, _Rows) else lambda: links  # with the tags, read again if carried
+        located = [] if trusted else _locate(name, canonical(rows[:start]), _tags(tagged(), "rows", name),
+                                             _tags(tagged(), "columns", name), name)
         p += located
         for ln in links:
             if ln.kind != "sheet":
@@ -233,7 +238,8 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
                 continue
             now = canonical(book.raw(ln.target))
             if sheet_digest(ln.target, now) != ln.value:
-                found = _locate(ln.target, now, _tags(links, "rows", ln.target), _tags(links, "columns", ln.target), name)
+                found = _locate(ln.target, now, _tags(tagged(), "rows", ln.target), _tags(tagged(), "columns", ln.target),
+                                name)
                 p += found or [CellProblem(ln.target, "A1", f"changed after {name} sealed it")]
         p += inputs.apply(name, links, where)
         inputs_at[name] = inputs.snapshot()
