@@ -47,6 +47,7 @@ def test_a_second_run_reads_only_the_last_report_again_and_says_the_same(capsys,
     first = verify(capsys, book)
     assert first[0] == 0 and "the chain of 4 report(s) is intact" in first[1]
     assert len(store(book)) == 4  # one entry per report
+    assert not [k for e in store(book).values() for _, k, _, _ in e[2] if k in ("rows", "columns")]  # tags left out
 
     read: list[str] = []
     original = Workbook.raw
@@ -94,3 +95,13 @@ def test_a_forged_store_cannot_hide_an_edit_from_verify_with_the_key(capsys, boo
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run(capsys, "verify", book, "--key", tmp_path / "campaign.key")
     assert code == 1 and "Refit Dec 23 2" in out + err
+
+
+def test_an_edit_to_a_sealed_sheet_after_a_carried_run_is_named_at_its_cell(capsys, book):
+    """The carried chain rows leave out the row and column tags; locating the
+    change reads the report that sealed the sheet again."""
+    assert verify(capsys, book)[0] == 0
+    rows = Workbook(book).raw("Roster Dec 23")
+    type_in(book, "Roster Dec 23", {"B3": f"{rows[2][1]}x"})
+    code, out = verify(capsys, book)
+    assert code == 1 and "Roster Dec 23!B3" in out, out
