@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from automation.campaign.model import UMPIRE
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError, listed
 from automation.pbem.carry import Carried
 from automation.pbem.export import INFO_SHEET, campaign_dates, return_code
@@ -224,7 +225,9 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
     date = name_parts(kind, sheet, sides)["date"]
     expected = {kind.name_for(date=date, side=s) for s in sides}
     taken = getattr(view, "accepts", lambda *_: False)(sheet, waiting)  # a sheet taken while waiting (Forces)
-    if not taken and (waiting is None or waiting.sheet not in expected):
+    # while the umpire's sheet is awaited, the side's next decision may be filled already: its export offered it
+    early = waiting is not None and waiting.who == UMPIRE and view.decision(book, planned_now, waiting, side).sheet == sheet
+    if not taken and not early and (waiting is None or waiting.sheet not in expected):
         now = f"waits for {waiting.sheet} ({waiting.who})" if waiting else "waits for nothing"
         raise refuse([info_problem("Orders sheet", f"Orders sheet: the campaign {now}, not for {sheet}: these orders "
                                                    "are out of date (export again for the current decision)")])
