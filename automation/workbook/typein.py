@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from automation.errors import UsageError, WorkbookFileError
+from automation.workbook.gate import column_letter
 from automation.workbook.package import _finish, _open_for_change
 from automation.workbook.xmlparts import XNode, XmlDoc, escape_attr, escape_text
 
@@ -23,14 +24,6 @@ def _column(letters: str) -> int:
     for ch in letters:
         n = n * 26 + ord(ch) - 64
     return n
-
-
-def _letters(n: int) -> str:
-    out = ""
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
 
 
 def _split(ref: str, sheet: str) -> tuple[int, int]:
@@ -77,7 +70,7 @@ def _row_xml(doc: XmlDoc, row: XNode | None, number: int, tag: str, values: Mapp
             else:
                 cells.append((col, text[c.start:c.end]))
     have = {col for col, _ in cells}
-    cells += [(col, _cell_xml(_sub(tag, "c"), f"{_letters(col)}{number}", None, v))
+    cells += [(col, _cell_xml(_sub(tag, "c"), f"{column_letter(col)}{number}", None, v))
               for col, v in values.items() if col not in have]
     cells.sort(key=lambda pair: pair[0])
     inner = "".join(x for _, x in cells)
@@ -145,7 +138,7 @@ def _widen_dimension(doc: XmlDoc, text: str, by_row: Mapping[int, Mapping[int, V
     rows = list(by_row)
     cols = [c for v in by_row.values() for c in v]
     r1, c1, r2, c2 = min(r1, *rows), min(c1, *cols), max(r2, *rows), max(c2, *cols)
-    wider = f"{_letters(c1)}{r1}:{_letters(c2)}{r2}"
+    wider = f"{column_letter(c1)}{r1}:{column_letter(c2)}{r2}"
     if wider == ref:
         return text
     old = text[dim.start:dim.end]  # before <sheetData>: at the same place in the edited text
