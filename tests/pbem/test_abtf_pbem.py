@@ -376,11 +376,17 @@ def test_importing_the_same_purchases_twice_is_refused(capsys, abtf, tmp_path):
     assert "'Purchases 18AM German' is already in abtf.xlsx" in refused(capsys, book, back)
 
 
-def test_orders_returned_while_the_umpire_still_enters_the_scenario_end_wait_for_it(capsys, abtf, tmp_path):
+def test_orders_returned_while_the_umpire_still_enters_the_scenario_end_are_taken(capsys, abtf, tmp_path):
+    """The export offered the side's next orders while the umpire enters End 18AM
+    ("may be filled now; checked once End 18AM is in"): import takes them, and
+    the refit still waits for the umpire."""
     book = abtf("complete")
     back = fill(exported(capsys, book, "German", tmp_path), tmp_path / "g.xlsx", [], "Orders 18PM German")
-    err = refused(capsys, book, back)
-    assert "Orders sheet: the campaign waits for End 18AM (Umpire), not for Orders 18PM German" in err
+    code, out, err = run(capsys, "import", book, back)
+    assert code == 0 and "imported Orders 18PM German" in out, err
+    code, out, _ = run(capsys, "refit", book)
+    assert code == 0 and "waiting for End 18AM (the umpire fills it)" in out
+    assert "waiting for Orders 18PM German" not in out  # answered: only the British is still to send
 
 
 # ------------------------------------------------------------------ verify and stats
