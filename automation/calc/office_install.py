@@ -92,9 +92,17 @@ def main(argv):
     return 0
 
 
+def leave(code: int) -> None:
+    """Exit without tearing down the UNO bridge: pyuno can crash there after the work is done."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
     try:
-        sys.exit(main(sys.argv))
+        code = main(sys.argv)
     except Exception as exc:
         print(f"error: {getattr(exc, 'Message', '') or exc}")
-        sys.exit(1)
+        code = 1
+    leave(code)
