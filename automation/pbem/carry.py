@@ -128,6 +128,21 @@ class Carried:
         self._changed.add(what)
         return value
 
+    def get_keyed(self, what: str, sheet: str, key: str, compute: Callable[[], Any]) -> Any:
+        """As :meth:`get`, for a derivation that also depends on ``key`` (what
+        else went into it): carried only if computed with the same ``key``."""
+        stamp = self.stamp(sheet)
+        if stamp is None:
+            return compute()
+        entries = self._entries(what)
+        found = entries.get(sheet)
+        if isinstance(found, list) and len(found) == 3 and found[0] == stamp and found[1] == key:
+            return found[2]
+        value = compute()
+        entries[sheet] = [stamp, key, value]
+        self._changed.add(what)
+        return value
+
     def save(self) -> None:
         """Write what was computed (best effort: a folder that cannot be written
         only means the work is done again next time)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import json
 import re
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ from typing import Any
 from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.carry import Carried
+from automation.pbem.partstore import PartStore
 from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts, sheet_kinds
 from automation.pbem.xlsx import OutSheet
 from automation.workbook.reader import header_row, norm
@@ -214,7 +216,9 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
         else:
             kept = carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
         if kept is not None:
-            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab)))
+            stamp = carried.stamp(name) if carried is not None and kind.id not in latest_only else None
+            source = f"rows:{side}|{name}|{stamp}" if stamp else ""
+            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab), source=source))
     return out
 
 
@@ -249,11 +253,26 @@ def scrubber(secret: dict[str, str]) -> Any:
 
 
 def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
-    fix = scrubber(secret)
+    """``sheets`` with every secret name made its alias. A sheet's ``source``
+    grows the names replaced in it: its rows are a function of both."""
+    names = sorted((n for n in secret if n), key=len, reverse=True)
+    if not names:
+        return list(sheets)
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
     out = []
     for s in sheets:
-        rows = [[fix(v) if isinstance(v, str) else v for v in r] for r in s.rows]
-        out.append(dataclasses.replace(s, rows=rows))
+        found: set[str] = set()
+
+        def alias(m: re.Match[str]) -> str:
+            found.add(m.group(0))
+            return secret[m.group(0)]
+
+        rows = [[pattern.sub(alias, v) if isinstance(v, str) else v for v in r] for r in s.rows]
+        source = s.source
+        if source:
+            replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
+            source += "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
+        out.append(dataclasses.replace(s, rows=rows, source=source))
     return out
 
 
@@ -279,16 +298,26 @@ def info_sheet(settings: dict[str, Any], side: str, date: str, decision: Decisio
     return OutSheet(INFO_SHEET, rows, tab="settings", widths=[20, 90])
 
 
-def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: str) -> OutSheet:
+def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: str,
+               carried: Carried | None = None) -> OutSheet:
     """The Dice audit sheet: every roll the export shows, each with its commitment
-    (automation.audit.player), so the player can check their own rolls."""
-    from automation.audit.player import AUDIT_SHEET, audit_rows
+    (automation.audit.player), so the player can check their own rolls. With
+    ``carried``, the rolls of a sheet with a ``source`` are taken as an earlier
+    run found them in the same rows."""
+    from automation.audit.player import AUDIT_SHEET, committed_rows, shown_rolls
 
-    rows = audit_rows([(s.name, s.rows) for s in sheets], key, commitment, side)
+    def shown(s: OutSheet) -> list[list[str]]:
+        if carried is None or not s.source:
+            return shown_rolls(s.name, [list(r) for r in s.rows])
+        return carried.get_keyed(f"shown:{side}", s.name, s.source,
+                                 lambda: shown_rolls(s.name, [list(r) for r in s.rows]))
+
+    rows = committed_rows([shown(s) for s in sheets], key, commitment, side)
     return OutSheet(AUDIT_SHEET, rows, tab="report", widths=[16, 6, 34, 26, 12, 10, 8, 6, 6, 24, 34])
 
 
-def write_export(out: Path, sheets: list[OutSheet], password: str | None) -> None:
+def write_export(out: Path, sheets: list[OutSheet], password: str | None, parts: PartStore | None = None,
+                 context: str = "") -> None:
     from automation.pbem import xlsx
 
     out = Path(out)
@@ -303,7 +332,7 @@ def write_export(out: Path, sheets: list[OutSheet], password: str | None) -> Non
         raise WorkbookFileError(f"-o {out}: the folder {out.parent} does not exist")
     with tempfile.TemporaryDirectory(prefix=".musterroll-", dir=out.parent) as tmp:
         plain = Path(tmp) / "export.xlsx"
-        xlsx.write(plain, sheets)
+        xlsx.write(plain, sheets, parts, context)
         if password:
             from msoffcrypto.format.ooxml import OOXMLFile
 
@@ -325,6 +354,8 @@ class SideExport:
     sheets: list[OutSheet]
     decision: Decision
     scrub: Any = None  # text -> text: the other side's names made aliases, as in ``sheets``
+    parts: PartStore | None = None  # the sheet parts an earlier export of the side carried
+    context: str = ""  # what every carried part also depends on (automation.pbem.carry)
 
 
 def side_export(book_path: Path, side: str, key_file: Path | None = None) -> SideExport:
@@ -359,10 +390,10 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     carried = Carried.of(book, sorted(campaign_dates(book)))
     sheets += view.side_sheets(book, planned, side, carried)
     secret = view.secret_names(book, planned, side, key, carried)
-    carried.save()
     sheets = scrub(sheets, secret)
-    sheets.append(dice_audit(sheets, key, commitment, side))
-    return SideExport(side, sheets, decision, scrubber(secret))
+    sheets.append(dice_audit(sheets, key, commitment, side, carried))
+    carried.save()
+    return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side), carried.context)
 
 
 def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:
@@ -372,7 +403,9 @@ def export(book_path: Path, side: str, out: Path, password: str | None = None, k
         raise UsageError(f"-o {out}: choose a new file for the export, not the campaign workbook or its key")
     built = side_export(book_path, side, key_file)
     side, sheets, decision = built.side, built.sheets, built.decision
-    write_export(out, sheets, password)
+    write_export(out, sheets, password, built.parts, built.context)
+    if built.parts is not None:
+        built.parts.save()
     what = f"orders sheet {decision.sheet!r}" if decision.sheet else f"no orders sheet ({decision.note})"
     return (f"wrote {out} for {side}: {len(sheets)} sheet(s), {what}"
             + ("; encrypted with the password given" if password else ""))

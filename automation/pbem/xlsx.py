@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from automation.pbem.partstore import PartStore, Stored, part_key, put
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
@@ -24,6 +25,7 @@ from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.xmlparts import escape_text
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
+PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
 
 
@@ -51,6 +53,7 @@ class OutSheet:
     dropdowns: Sequence[Dropdown] = field(default_factory=tuple)
     notes: Sequence[tuple[int, str]] = ()  # (column, text) written in the header row after the columns
     form: Any = None  # an automation.workbook.forms.model.Form: the sheet is that form, drawn by its own module
+    source: str = ""  # what the rows are a function of (a sealed sheet's stamp ...): its part may be carried
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
@@ -58,7 +61,11 @@ def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
     return float(min(max(longest + 2, 8), MAX_WIDTH))
 
 
-def write(path: Path, sheets: Sequence[OutSheet]) -> None:
+def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
+    """Write ``sheets`` to ``path``. With ``parts``, a sheet with a ``source``
+    whose part an earlier export wrote (same source, layout, styles and
+    ``context``) is copied as stored, and each part written is kept there
+    (:mod:`automation.pbem.partstore`)."""
     import xlsxwriter
 
     book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_urls": False,
@@ -73,7 +80,10 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
         "wrap": book.add_format({"text_wrap": True, "valign": "top"}),
         "run": book.add_format({}),
     }
+    ids = tuple((name, fmt._get_xf_index()) for name, fmt in styles.items())  # fixed before any form's styles
     raw: dict[int, tuple[str, str]] = {}  # sheet number -> its cells' XML and extent, written in after XlsxWriter
+    carried: dict[int, Stored] = {}  # sheet number -> its whole part, as an earlier export stored it
+    keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
     try:
         for index, sheet in enumerate(sheets, start=1):
             ws = book.add_worksheet(sheet.name)
@@ -83,6 +93,15 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
 
                 draw(book, ws, sheet.form)
                 continue
+            if parts is not None and sheet.source:
+                keys[index] = part_key(PART_FORMAT, xlsxwriter.__version__, context, sheet.source, sheet.tab,
+                                       sheet.widths, sheet.notes, sheet.dropdowns, ids)
+                found = parts.get(keys[index])
+                if found is not None:  # the part is all the sheet is, but its print titles (the workbook's)
+                    carried[index] = found
+                    ws.repeat_rows(0, 0)
+                    ws._assemble_xml_file = _nothing
+                    continue
             width = max((len(r) for r in sheet.rows), default=0)
             codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
             widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
@@ -98,7 +117,7 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
                 ws.set_column(c, c, max(len(text) + 2, 12))
                 widths += [12.0] * (c + 1 - len(widths))
                 widths[c] = max(len(text) + 2, 12)
-            page_setup(ws, widths)
+            page_setup(ws, widths)  # print titles: header_rows=1, as for a carried part above
             ws.freeze_panes(1, 0)
             for d in sheet.dropdowns:
                 options: dict[str, Any] = {"validate": "list", "source": d.source, "ignore_blank": True}
@@ -111,8 +130,12 @@ def write(path: Path, sheets: Sequence[OutSheet]) -> None:
                 ws.data_validation(d.first_row, d.column, d.last_row, d.column, options)
     finally:
         book.close()
-    if raw:
-        _fill_sheet_data(path, raw)
+    if raw or carried:
+        _fill_sheet_data(path, raw, carried, keys, parts)
+
+
+def _nothing() -> None:
+    """A carried sheet's part as XlsxWriter would write it: nothing (it is replaced)."""
 
 
 class Where:
@@ -222,23 +245,36 @@ def _lines(text: str, width: float) -> int:
     return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
 
 
-def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]]) -> None:
-    """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty."""
+def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[int, Stored],
+                     keys: dict[int, str], parts: PartStore | None) -> None:
+    """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty,
+    or the part carried for it; every other member is copied as stored."""
     import zipfile
 
     tmp = path.with_name(path.name + ".cells")
     with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
-            data = src.read(info)
             number = info.filename.removeprefix("xl/worksheets/sheet").removesuffix(".xml")
-            if info.filename.startswith("xl/worksheets/sheet") and number.isdigit() and int(number) in raw:
-                rows, extent = raw[int(number)]
-                text = data.decode("utf-8")
+            number = int(number) if info.filename.startswith("xl/worksheets/sheet") and number.isdigit() else 0
+            if number in carried:
+                put(dst, info.filename, carried[number], like=info)
+                continue
+            if number in raw:
+                rows, extent = raw[number]
+                text = src.read(info).decode("utf-8")
                 if rows:
                     if "<sheetData/>" not in text:
                         raise WorkbookFileError(f"{path}: internal error: sheet {number} was written with cells")
                     text = _DIMENSION.sub(f'<dimension ref="{extent}"/>', text, count=1) \
                         .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
-                data = text.encode("utf-8")
-            dst.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+                stored = Stored.deflate(text.encode("utf-8"))
+                if parts is not None and number in keys:
+                    parts.keep(keys[number], stored)
+                put(dst, info.filename, stored, like=info)
+                continue
+            found = Stored.read(src, info)
+            if found is not None:
+                put(dst, info.filename, found, like=info)
+            else:
+                dst.writestr(info, src.read(info), compress_type=zipfile.ZIP_DEFLATED)
     tmp.replace(path)

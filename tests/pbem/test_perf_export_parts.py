@@ -1,0 +1,116 @@
+"""An export copies the part of each sealed sheet an earlier export of the side
+wrote (automation.pbem.partstore): the file is the one built from nothing, the
+parts are not built again, and a part is built anew once what it came from
+changes."""
+from __future__ import annotations
+
+import shutil
+import zipfile
+from pathlib import Path
+
+from automation.pbem import xlsx
+from automation.pbem.carry import folder_for
+from automation.pbem.export import scrub
+from automation.pbem.partstore import PartStore
+from automation.pbem.xlsx import OutSheet
+from tests.pbem.helpers import run
+from tests.pbem.test_perf_carried import replace_in_part
+
+
+def members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as z:
+        assert z.testzip() is None
+        return {i.filename: z.read(i) for i in z.infolist()}
+
+
+def built_sheets(monkeypatch) -> list[str]:
+    """The names of the plain sheets an export builds cell by cell from now on."""
+    built: list[str] = []
+    real = xlsx._sheet_data
+
+    def counting(sheet, *args):
+        built.append(sheet.name)
+        return real(sheet, *args)
+
+    monkeypatch.setattr(xlsx, "_sheet_data", counting)
+    return built
+
+
+def export(capsys, book: Path, out: Path, side: str = "German") -> dict[str, bytes]:
+    code, _, err = run(capsys, "export", book, "--side", side, "-o", out)
+    assert code == 0, err
+    return members(out)
+
+
+def store_of(book: Path, side: str) -> Path:
+    return PartStore.of(folder_for(book), side).path
+
+
+def test_a_second_export_copies_every_sealed_sheet_and_is_the_same_file(capsys, campaign, tmp_path, monkeypatch):
+    book = campaign("dec26")
+    built = built_sheets(monkeypatch)
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    sealed = len(built)
+    with zipfile.ZipFile(store_of(book, "German")) as z:
+        assert len(z.namelist()) > 20  # a part for each sealed sheet the side sees
+    built.clear()
+    second = export(capsys, book, tmp_path / "second.xlsx")
+    assert second == first
+    # built again: only what changes with every date (the latest roster, the record of every purchase, the
+    # audit of every roll shown, the choices and the Export sheet)
+    assert sorted(built) == ["Choices", "Dice audit", "Export", "Purchase record", "Roster Dec 26"]
+    assert sealed > 25
+
+
+def test_without_the_carried_folder_the_export_is_byte_for_byte_the_same(capsys, campaign, tmp_path):
+    book = campaign("dec26")
+    export(capsys, book, tmp_path / "warm-up.xlsx")
+    warm = export(capsys, book, tmp_path / "warm.xlsx")
+    shutil.rmtree(folder_for(book))
+    assert export(capsys, book, tmp_path / "cold.xlsx") == warm
+
+
+def test_an_unreadable_store_is_built_again(capsys, campaign, tmp_path, monkeypatch):
+    book = campaign("dec26")
+    good = export(capsys, book, tmp_path / "good.xlsx")
+    store = store_of(book, "German")
+    store.write_bytes(store.read_bytes()[:5000] + b"garbage" * 100)
+    built = built_sheets(monkeypatch)
+    assert export(capsys, book, tmp_path / "again.xlsx") == good
+    assert len(built) > 20
+    with zipfile.ZipFile(store) as z:
+        assert z.testzip() is None
+
+
+def test_a_sheet_edited_since_gets_its_part_built_anew(capsys, campaign, tmp_path, monkeypatch):
+    book = campaign("complete")
+    export(capsys, book, tmp_path / "a.xlsx")
+    replace_in_part(book, "Ledger Dec 23", b"Purchase", b"Bought")
+    built = built_sheets(monkeypatch)
+    after = export(capsys, book, tmp_path / "b.xlsx")
+    assert "Ledger Dec 23" in built and "Ledger Dec 24" not in built
+    assert any(b"Bought" in data for name, data in after.items() if name.startswith("xl/worksheets/"))
+
+
+def test_each_side_keeps_its_own_parts(capsys, campaign, tmp_path):
+    book = campaign("dec26")
+    german = export(capsys, book, tmp_path / "g.xlsx", "German")
+    russian = export(capsys, book, tmp_path / "r.xlsx", "Russian")
+    assert store_of(book, "German") != store_of(book, "Russian")
+    assert store_of(book, "German").exists() and store_of(book, "Russian").exists()
+    assert export(capsys, book, tmp_path / "g2.xlsx", "German") == german
+    assert export(capsys, book, tmp_path / "r2.xlsx", "Russian") == russian
+
+
+def test_a_sheets_source_names_the_secret_names_scrubbed_from_it():
+    rows = [["Unit", "Note"], ["Otto 1", "met Ivan 2 at the bridge"]]
+    plain = OutSheet("Refit Dec 24", [["Unit"], ["Otto 1"]], source="rows:German|Refit Dec 24|s1")
+    met = OutSheet("Results Dec 24", rows, source="rows:German|Results Dec 24|s2")
+    loose = OutSheet("Purchase record", rows)
+    first = scrub([plain, met, loose], {"Ivan 2": "enemy-a"})
+    again = scrub([plain, met, loose], {"Ivan 2": "enemy-a", "Ivan 9": "enemy-b"})
+    renamed = scrub([plain, met, loose], {"Ivan 2": "enemy-c"})
+    assert first[1].rows[1][1] == "met enemy-a at the bridge"
+    assert first[0].source == again[0].source == renamed[0].source != plain.source
+    assert first[1].source == again[1].source != renamed[1].source
+    assert first[2].source == "" and first[2].rows[1][1] == "met enemy-a at the bridge"
