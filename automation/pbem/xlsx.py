@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.pbem.partstore import PartStore, Stored, part_key, put
+from automation.pbem.partstore import PartStore, part_key
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.xmlparts import escape_text
+from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
@@ -82,7 +83,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
     }
     ids = tuple((name, fmt._get_xf_index()) for name, fmt in styles.items())  # fixed before any form's styles
     raw: dict[int, tuple[str, str]] = {}  # sheet number -> its cells' XML and extent, written in after XlsxWriter
-    carried: dict[int, Stored] = {}  # sheet number -> its whole part, as an earlier export stored it
+    carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
     try:
         for index, sheet in enumerate(sheets, start=1):
@@ -245,36 +246,29 @@ def _lines(text: str, width: float) -> int:
     return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
 
 
-def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[int, Stored],
+def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[int, Deflated],
                      keys: dict[int, str], parts: PartStore | None) -> None:
     """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty,
     or the part carried for it; every other member is copied as stored."""
-    import zipfile
-
+    written = parse_zip(path.read_bytes(), str(path))
+    replaced: dict[str, bytes | Deflated] = {}
+    for member in written.members:
+        number = member.name.removeprefix("xl/worksheets/sheet").removesuffix(".xml")
+        number = int(number) if member.name.startswith("xl/worksheets/sheet") and number.isdigit() else 0
+        if number in carried:
+            replaced[member.name.lower()] = carried[number]
+        elif number in raw:
+            rows, extent = raw[number]
+            text = written.read(member.name).decode("utf-8")
+            if rows:
+                if "<sheetData/>" not in text:
+                    raise WorkbookFileError(f"{path}: internal error: sheet {number} was written with cells")
+                text = _DIMENSION.sub(f'<dimension ref="{extent}"/>', text, count=1) \
+                    .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
+            replaced[member.name.lower()] = stored = Deflated.of(text.encode("utf-8"))
+            if parts is not None and number in keys:
+                parts.keep(keys[number], stored)
     tmp = path.with_name(path.name + ".cells")
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            number = info.filename.removeprefix("xl/worksheets/sheet").removesuffix(".xml")
-            number = int(number) if info.filename.startswith("xl/worksheets/sheet") and number.isdigit() else 0
-            if number in carried:
-                put(dst, info.filename, carried[number], like=info)
-                continue
-            if number in raw:
-                rows, extent = raw[number]
-                text = src.read(info).decode("utf-8")
-                if rows:
-                    if "<sheetData/>" not in text:
-                        raise WorkbookFileError(f"{path}: internal error: sheet {number} was written with cells")
-                    text = _DIMENSION.sub(f'<dimension ref="{extent}"/>', text, count=1) \
-                        .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
-                stored = Stored.deflate(text.encode("utf-8"))
-                if parts is not None and number in keys:
-                    parts.keep(keys[number], stored)
-                put(dst, info.filename, stored, like=info)
-                continue
-            found = Stored.read(src, info)
-            if found is not None:
-                put(dst, info.filename, found, like=info)
-            else:
-                dst.writestr(info, src.read(info), compress_type=zipfile.ZIP_DEFLATED)
+    with tmp.open("wb") as out:
+        write_zip(out, written, replaced, set(), [])
     tmp.replace(path)

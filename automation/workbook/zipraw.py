@@ -14,6 +14,22 @@ MAX_MEMBER = 200 * 1024 * 1024
 MAX_TOTAL = 16 * 1024 * 1024 * 1024  # declared, in all: nothing unpacks every part (the gate bounds each one)
 MAX_FILE = 2 * 1024 * 1024 * 1024 - 1
 
+
+@dataclass(frozen=True)
+class Deflated:
+    """A member's data as a zip stores it: deflated, with the CRC-32 and size
+    of what it inflates to (written by :func:`write_zip` as it is)."""
+
+    body: bytes
+    crc: int
+    size: int
+
+    @classmethod
+    def of(cls, data: bytes) -> Deflated:
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        return cls(packer.compress(data) + packer.flush(), zlib.crc32(data), len(data))
+
+
 @dataclass(frozen=True)
 class RawMember:
     name: str
@@ -50,6 +66,16 @@ class RawZip:
         if len(data) != m.size or zlib.crc32(data) != m.crc:
             raise WorkbookFileError(f"{self.where}: part {name} is corrupt (size or CRC does not match)")
         return data
+
+    def deflated(self, name: str) -> Deflated | None:
+        """Member ``name`` as stored, if it is deflated (not inflated, not checked)."""
+        m = self.get(name)
+        if m is None or m.method != 8:
+            return None
+        return Deflated(bytes(m.local[m.data_start:m.data_start + m.data_len]), m.crc, m.size)
+
+
+EMPTY = RawZip("(new)", (), b"", {})
 
 
 def parse_zip(data: bytes | memoryview, where: str) -> RawZip:
@@ -131,10 +157,11 @@ def has_zip64(extra: bytes) -> bool:
     return False
 
 
-def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes], removed: set[str],
-              added: Sequence[tuple[str, bytes]]) -> int:
+def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated], removed: set[str],
+              added: Sequence[tuple[str, bytes | Deflated]]) -> int:
     """Write ``source`` to ``out`` (streamed), copying untouched members raw and
-    replacing, dropping (lower-cased names) and adding members; the bytes written."""
+    replacing, dropping (lower-cased names) and adding members (data, deflated
+    here, or :class:`Deflated` already); the bytes written."""
     central = bytearray()
     written = 0
     plan: list[tuple[str, bytes | None, RawMember | None]] = [
@@ -152,8 +179,8 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes], removed
             central += like.central[:42] + struct.pack("<I", offset) + like.central[46:]
             continue
         assert data is not None
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
-        body = packer.compress(data) + packer.flush()
+        stored = data if isinstance(data, Deflated) else Deflated.of(data)
+        body = stored.body
         raw_name = name.encode("utf-8")
         made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
         if like is not None:  # an edited part keeps its time stamp, attributes and comment
@@ -163,7 +190,7 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes], removed
             nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
             comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
         fields = struct.pack("<HHHHHIII", 20, 0 if raw_name.isascii() else 0x800, 8, time, date,
-                             zlib.crc32(data), len(body), len(data))
+                             stored.crc, len(body), stored.size)
         head = b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name
         out.write(head)
         out.write(body)
