@@ -267,7 +267,10 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
             found.add(m.group(0))
             return secret[m.group(0)]
 
-        rows = [[pattern.sub(alias, v) if isinstance(v, str) else v for v in r] for r in s.rows]
+        # one search over the sheet's texts (joined by a character no cell name holds) finds most sheets clean
+        texts = "\x00".join(v for r in s.rows for v in r if isinstance(v, str))
+        rows = [[pattern.sub(alias, v) if isinstance(v, str) else v for v in r] for r in s.rows] \
+            if pattern.search(texts) else s.rows
         source = s.source
         if source:
             replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
