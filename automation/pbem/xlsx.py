@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, 
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
-from automation.workbook.xmlparts import escape_text
+from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
 from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
@@ -159,26 +158,6 @@ def _ref(r: int, c: int) -> str:
 
 
 LINE_HEIGHT = 15.0  # points: one line of the default font
-_DIMENSION = re.compile(r'<dimension ref="[A-Z0-9:]*"/>')
-SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
-_ESCAPED = re.compile("(_x[0-9a-fA-F]{4}_)")
-_CONTROL = re.compile(r"([\x00-\x08\x0b-\x1f])")
-
-
-def _text_xml(text: str) -> str:
-    """An inline string's XML, escaped as Excel reads it back (``_xHHHH_``
-    escapes for control characters and for text shaped like one)."""
-    if "_x" in text:
-        text = _ESCAPED.sub(r"_x005F\1", text)
-    if not text.isprintable():  # control characters, and the two non-characters
-        text = _CONTROL.sub(lambda m: f"_x{ord(m.group(1)):04X}_", text).replace("\ufffe", "_xFFFE_") \
-            .replace("\uffff", "_xFFFF_")
-    space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
-    if "&" in text or "<" in text or ">" in text:
-        text = escape_text(text)
-    return f"<is><t{space}>{text}</t></is>"
-
-
 def _cell_xml(ref: str, r: int, value: Any, style: int | None, where: Where) -> str:
     """One cell's XML (empty text: nothing). Text is always an inline string:
     never a formula, a number or markup, whatever it looks like."""
@@ -199,7 +178,7 @@ def _cell_xml(ref: str, r: int, value: Any, style: int | None, where: Where) -> 
     text = str(value)
     if not (text.isascii() and len(text) <= SHORT_TEXT):  # a lone surrogate, or a text too long for a cell
         text = cell_text(text, str(where))
-    return f'<c r="{ref}"{s} t="inlineStr">{_text_xml(text)}</c>'
+    return f'<c r="{ref}"{s} t="inlineStr">{text_xml(text)}</c>'
 
 
 def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: dict[str, Any],
@@ -213,12 +192,10 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     wrapped = [c for c, w in enumerate(widths) if w >= MAX_WIDTH and c not in codes]  # long text wraps: rows grow
     out: list[str] = []
     last_row = last_col = -1
-    letters: list[str] = []
+    letters = column_letters(max((len(r) for r in sheet.rows), default=0))
     for r, row in enumerate(sheet.rows):
         cells: dict[int, str] = {}
         number_row = str(r + 1)
-        while len(letters) < len(row):
-            letters.append(_ref(0, len(letters))[:-1])
         for c, value in enumerate(row):
             if value is None or value == "":
                 continue
@@ -235,8 +212,7 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
             height = f' ht="{LINE_HEIGHT * lines:g}" customHeight="1"' if lines > 1 else ""
             out.append(f'<row r="{number_row}"{height}>{"".join(cells[c] for c in sorted(cells))}</row>')
             last_row, last_col = r, max(last_col, max(cells))
-    extent = f"A1:{_ref(last_row, last_col)}" if last_row >= 0 and (last_row, last_col) != (0, 0) else "A1"
-    return "".join(out), extent
+    return "".join(out), extent(last_row, last_col)
 
 
 def _lines(text: str, width: float) -> int:
@@ -258,13 +234,8 @@ def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[
         if number in carried:
             replaced[member.name.lower()] = carried[number]
         elif number in raw:
-            rows, extent = raw[number]
-            text = written.read(member.name).decode("utf-8")
-            if rows:
-                if "<sheetData/>" not in text:
-                    raise WorkbookFileError(f"{path}: internal error: sheet {number} was written with cells")
-                text = _DIMENSION.sub(f'<dimension ref="{extent}"/>', text, count=1) \
-                    .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
+            rows, dimension = raw[number]
+            text = splice(written.read(member.name).decode("utf-8"), rows, dimension, f"{path}: sheet {number}")
             replaced[member.name.lower()] = stored = Deflated.of(text.encode("utf-8"))
             if parts is not None and number in keys:
                 parts.keep(keys[number], stored)

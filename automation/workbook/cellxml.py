@@ -1,0 +1,63 @@
+"""Cells written as sheet XML directly: the inner loop of every sheet Musterroll
+writes (a refit's sheets, a player's export).
+
+XlsxWriter draws each sheet (columns, page setup, frozen header, dropdowns,
+tab colour) with no cells; the cells are written here as the rows of its
+``<sheetData>`` and spliced into the part it wrote (:func:`splice`). Text is
+always an inline string (``t="inlineStr"``): never a formula, a number or
+markup, whatever it looks like, escaped as Excel reads it back (``_xHHHH_``
+for control characters and for text shaped like such an escape).
+"""
+from __future__ import annotations
+
+import re
+
+from automation.errors import WorkbookFileError
+from automation.workbook.xmlparts import escape_text
+
+SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
+_DIMENSION = re.compile(r'<dimension ref="[A-Z0-9:]*"/>')
+_ESCAPED = re.compile("(_x[0-9a-fA-F]{4}_)")
+_CONTROL = re.compile(r"([\x00-\x08\x0b-\x1f])")
+
+
+def text_xml(text: str) -> str:
+    """An inline string's XML (``<is>...</is>``)."""
+    if "_x" in text:
+        text = _ESCAPED.sub(r"_x005F\1", text)
+    if not text.isprintable():  # control characters, and the two non-characters
+        text = _CONTROL.sub(lambda m: f"_x{ord(m.group(1)):04X}_", text).replace("\ufffe", "_xFFFE_") \
+            .replace("\uffff", "_xFFFF_")
+    space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
+    if "&" in text or "<" in text or ">" in text:
+        text = escape_text(text)
+    return f"<is><t{space}>{text}</t></is>"
+
+
+def column_letters(count: int) -> list[str]:
+    """The letters of the first ``count`` columns: A, B, ... Z, AA ..."""
+    out = []
+    for c in range(count):
+        name, n = "", c + 1
+        while n:
+            n, rest = divmod(n - 1, 26)
+            name = chr(65 + rest) + name
+        out.append(name)
+    return out
+
+
+def extent(last_row: int, last_col: int) -> str:
+    """The ``<dimension>`` of cells up to (last_row, last_col), 0-based; -1: none."""
+    if last_row < 0 or (last_row, last_col) == (0, 0):
+        return "A1"
+    return f"A1:{column_letters(last_col + 1)[-1]}{last_row + 1}"
+
+
+def splice(part: str, rows: str, dimension: str, where: str) -> str:
+    """Sheet part ``part`` (written with no cells) holding ``rows``."""
+    if not rows:
+        return part
+    if "<sheetData/>" not in part:
+        raise WorkbookFileError(f"{where}: internal error: the sheet was written with cells")
+    return _DIMENSION.sub(f'<dimension ref="{dimension}"/>', part, count=1) \
+        .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
