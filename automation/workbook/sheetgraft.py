@@ -9,12 +9,13 @@ rewrites their relationships, and appends the few cell formats the sheets use to
 target's ``styles.xml`` (append only; the ``s="N"`` indexes are remapped). The
 package writer (``automation.workbook.package``) then adds the parts to the target.
 
-Strings are always written through :func:`automation.workbook.text.write_text` (text
-that starts with ``=``, ``+``, ``-`` or ``@`` stays text; text shaped like ``<r>...</r>``
-is written as two plain runs, never as markup) and XlsxWriter runs in
-``constant_memory`` mode, in which it writes every string inline
-(``t="inlineStr"``): the target's ``sharedStrings.xml`` is never needed. Double
-quotes in a dropdown list, which XlsxWriter does not escape, are doubled here.
+XlsxWriter draws each sheet (columns, page setup, dropdowns, chart) without its
+cells; the cells are written as sheet XML by :func:`_rows_xml`
+(:mod:`automation.workbook.cellxml`), styled with XlsxWriter's own formats. Text
+is always an inline string (``t="inlineStr"``, escaped: text that starts with
+``=``, ``+``, ``-`` or ``@`` or is shaped like ``<r>...</r>`` stays text), so the
+target's ``sharedStrings.xml`` is never needed. Double quotes in a dropdown list,
+which XlsxWriter does not escape, are doubled here.
 
 Every sheet prints (:mod:`automation.workbook.layout`): one page wide, landscape
 when wide, the header row repeated; code columns (factors, IDs, date labels) are
@@ -45,7 +46,9 @@ if TYPE_CHECKING:  # XlsxWriter is imported where sheets are rendered: undo neve
     from xlsxwriter.workbook import Workbook
     from xlsxwriter.worksheet import Worksheet
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
-from automation.workbook.text import MAX_TEXT, check_calendar_date, utf16_len, write_text  # noqa: F401
+from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
+from automation.workbook.zipraw import Deflated
+from automation.workbook.text import MAX_TEXT, cell_text, check_calendar_date, utf16_len  # noqa: F401
 from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
     EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
     escape_text, in_scope, insert_child, parse_xml, prefix_for, qualified, set_attr, unescape,
@@ -154,8 +157,9 @@ def _last(rows: Sequence[Sequence[object]], last: int | None, first: int) -> int
 
 def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     """Draw ``sheets`` into a new XlsxWriter workbook. Returns its bytes and the
-    placeholder -> text map of strings to substitute (none: rich-text-shaped text
-    is written as plain runs)."""
+    placeholder -> text map of strings to substitute (none: text is always
+    written as inline text, escaped). XlsxWriter draws each plain sheet without
+    cells; the cells are written as XML here (:mod:`automation.workbook.cellxml`)."""
     from xlsxwriter.workbook import Workbook
 
     out = io.BytesIO()
@@ -165,9 +169,10 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
                "@": {"num_format": "@"}, "left": {"align": "left"}}
     formats = {(head, kind): book.add_format({**({"bold": True, "bottom": 1} if head else {}), **extra})
                if head or kind else None for head in (False, True) for kind, extra in numbers.items()}
-    run = book.add_format({})
+    styles = {key: fmt._get_xf_index() if fmt is not None else None for key, fmt in formats.items()}
+    cells: dict[int, tuple[str, str]] = {}  # worksheet number -> its rows as XML and their extent
     try:
-        for sheet in sheets:
+        for number, sheet in enumerate(sheets, start=1):
             ws = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS[sheet.kind])
             if sheet.form is not None:
@@ -186,20 +191,29 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
                 ws.set_column(c, c, float(width), formats[(False, "@")] if c in codes else None)
             wide = {c for c, width in enumerate(widths) if width >= WIDE_COLUMN}
             page_setup(ws, widths)
-            for r, row in enumerate(sheet.rows):
-                if len(row) > MAX_COLS:
-                    raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
-                for c, value in enumerate(row):
-                    style = "@" if c in codes else "left" if c in wide else None
-                    if value is not None:
-                        _write(ws, CellAt(sheet.name, r, c), r, c, value, formats, run, style)
+            cells[number] = _rows_xml(sheet, styles, codes, wide)
             for rule in sheet.validations:
                 _validation(ws, sheet, rule)
             if sheet.chart is not None:
                 _chart(book, ws, sheet, sheet.chart)
     finally:
         book.close()
-    return out.getvalue(), {}
+    return _with_cells(out.getvalue(), cells), {}
+
+
+def _with_cells(data: bytes, cells: dict[int, tuple[str, str]]) -> bytes:
+    """The workbook XlsxWriter wrote, each plain sheet's part holding its cells."""
+    from automation.workbook.zipraw import parse_zip, write_zip
+
+    written = parse_zip(data, "(new sheets)")
+    replaced: dict[str, bytes | Deflated] = {}
+    for number, (rows, dimension) in cells.items():
+        part = f"xl/worksheets/sheet{number}.xml"
+        xml = splice(written.read(part).decode("utf-8"), rows, dimension, part)
+        replaced[part] = xml.encode("utf-8")
+    out = io.BytesIO()
+    write_zip(out, written, replaced, set(), [])
+    return out.getvalue()
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,29 +230,73 @@ class CellAt:
         return f"{self.sheet}!{xl_rowcol_to_cell(self.row, self.col)}"
 
 
-def _write(ws: Worksheet, where: CellAt | str, r: int, c: int, value: object,
-           formats: Mapping[tuple[bool, str | None], Format | None], run: Format, style: str | None = None) -> None:
-    head = r == 0
-    if value is None:
-        return
-    if isinstance(value, str):
-        fmt = formats[(head, "@" if style == "@" else None)]
-        _fail(write_text(ws, r, c, value, where, fmt, run), where, "text not written")
-    elif isinstance(value, bool):
-        _fail(ws.write_boolean(r, c, value, formats[(head, None)]), where, "boolean not written")
-    elif isinstance(value, (int, float)):
-        if not math.isfinite(value if isinstance(value, float) else (1.0 if abs(value) < 1e300 else math.inf)):
-            raise UsageError(f"{where}: {value!r} cannot be stored in a workbook")
-        fmt = formats[(head, "left" if style == "left" else None)]
-        _fail(ws.write_number(r, c, value, fmt), where, "number not written")
-    elif isinstance(value, dt.date):
-        if isinstance(value, dt.datetime) and value.tzinfo is not None:
-            raise UsageError(f"{where}: a date-time with a time zone cannot be stored; use local time")
-        check_calendar_date(value, where)
-        kind = "t" if isinstance(value, dt.datetime) else "d"
-        _fail(ws.write_datetime(r, c, value, formats[(head, kind)]), where, f"date {value} is outside Excel's range")
+def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | None], codes: set[int],
+              wide: set[int]) -> tuple[str, str]:
+    """The cells of a plain sheet as sheet XML rows, and their extent. Each
+    cell is styled as XlsxWriter styles a cell written with the same format:
+    header, code (Text) column, a number left-aligned in a wide column, a date;
+    a cell with no format of its own takes its column's (Text in a code column)."""
+    out: list[str] = []
+    last_row = last_col = -1
+    letters = column_letters(min(max(len(r) for r in sheet.rows), MAX_COLS))
+    text_column = styles[(False, "@")]
+    for r, row in enumerate(sheet.rows):
+        if len(row) > MAX_COLS:
+            raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
+        if r >= MAX_ROWS and any(v is not None for v in row):
+            raise UsageError(f"{CellAt(sheet.name, r, 0)}: row {r + 1} is past Excel's last row ({MAX_ROWS:,})")
+        head, line = r == 0, str(r + 1)
+        written: list[str] = []
+        for c, value in enumerate(row):
+            if value is None:
+                continue
+            code = c in codes
+            if isinstance(value, str):
+                if not (value.isascii() and len(value) <= SHORT_TEXT):
+                    value = cell_text(value, str(CellAt(sheet.name, r, c)))
+                style, kind, body = styles[(head, "@" if code else None)], ' t="inlineStr"', text_xml(value)
+            elif isinstance(value, bool):
+                style, kind, body = styles[(head, None)], ' t="b"', f"<v>{int(value)}</v>"
+            elif isinstance(value, (int, float)):
+                if not math.isfinite(value if isinstance(value, float) else (1.0 if abs(value) < 1e300 else math.inf)):
+                    raise UsageError(f"{CellAt(sheet.name, r, c)}: {value!r} cannot be stored in a workbook")
+                style = styles[(head, "left" if c in wide and not code else None)]
+                kind, body = "", f"<v>{value:.16G}</v>"
+            elif isinstance(value, dt.date):
+                where = CellAt(sheet.name, r, c)
+                if isinstance(value, dt.datetime) and value.tzinfo is not None:
+                    raise UsageError(f"{where}: a date-time with a time zone cannot be stored; use local time")
+                check_calendar_date(value, str(where))
+                style = styles[(head, "t" if isinstance(value, dt.datetime) else "d")]
+                kind, body = "", f"<v>{excel_serial(value):.16G}</v>"
+            else:
+                raise UsageError(f"{CellAt(sheet.name, r, c)}: a value of type {type(value).__name__} "
+                                 "cannot be written")
+            if style is None and code:
+                style = text_column
+            s = f' s="{style}"' if style is not None else ""
+            written.append(f'<c r="{letters[c]}{line}"{s}{kind}>{body}</c>')
+            last_col = max(last_col, c)
+        if written:
+            out.append(f'<row r="{line}">{"".join(written)}</row>')
+            last_row = r
+    return "".join(out), extent(last_row, last_col)
+
+
+EPOCH = dt.datetime(1899, 12, 31)
+
+
+def excel_serial(value: dt.date) -> float | int:
+    """A date (or date-time) as Excel's serial number, as XlsxWriter writes it
+    (Excel's 1900 leap day counted: 1900-03-01 is 61)."""
+    if isinstance(value, dt.datetime):
+        delta = value - EPOCH
+        serial: float | int = delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400
+        if value.isocalendar() == (1900, 1, 1):  # XlsxWriter's own rule: 1900-01-01 with a time is a time
+            serial -= 1
     else:
-        raise UsageError(f"{where}: a value of type {type(value).__name__} cannot be written")
+        serial = value.toordinal() - EPOCH.toordinal()
+    return serial + 1 if serial > 59 else serial
 
 
 def _validation(ws: Worksheet, sheet: NewSheet, rule: ListValidation) -> None:
