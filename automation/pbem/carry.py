@@ -17,6 +17,9 @@ removing it costs time, never a different result. It holds nothing the
 workbook does not, and nothing is carried for a workbook read from an
 encrypted file.
 
+An export also keeps there the finished part of each sealed sheet it wrote
+(:mod:`automation.pbem.partstore`), and copies it into the next export.
+
 So ``export`` and ``import`` parse only the sheets added since their last run
 (and the few whose latest state they need); what a side's secrets are (every
 stand name the other side has had, removed stands included) is known from the

@@ -312,11 +312,10 @@ def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict
 
 def _same_bytes(path: Path, data: bytes) -> bool:
     """Whether the file at ``path`` still holds exactly ``data`` (compared a
-    megabyte at a time: no hashing, no second copy of the workbook)."""
-    view = memoryview(data)
+    megabyte at a time, as bytes: no hashing, no second copy of the workbook)."""
     with open(path, "rb") as fh:
         for at in range(0, len(data), 1 << 20):
-            if fh.read(1 << 20) != view[at:at + (1 << 20)]:
+            if fh.read(1 << 20) != data[at:at + (1 << 20)]:
                 return False
         return fh.read(1) == b""
 
