@@ -315,8 +315,12 @@ def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: 
         return carried.get_keyed(f"shown:{side}", s.name, s.source,
                                  lambda: shown_rolls(s.name, [list(r) for r in s.rows]))
 
-    rows = committed_rows([shown(s) for s in sheets], key, commitment, side)
-    return OutSheet(AUDIT_SHEET, rows, tab="report", widths=[16, 6, 34, 26, 12, 10, 8, 6, 6, 24, 34])
+    rolls = [(s, shown(s)) for s in sheets]
+    rows = committed_rows([r for _, r in rolls], key, commitment, side)
+    # each sealed sheet's rolls are a run of rows: carried with the sheet, at the same row, for the same key
+    segments = tuple((f"{s.source}|{commitment}|{side}" if s.source else "", len(r)) for s, r in rolls if r)
+    return OutSheet(AUDIT_SHEET, rows, tab="report", widths=[16, 6, 34, 26, 12, 10, 8, 6, 6, 24, 34],
+                    segments=segments)
 
 
 def write_export(out: Path, sheets: list[OutSheet], password: str | None, parts: PartStore | None = None,

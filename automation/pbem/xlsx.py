@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, 
 from automation.workbook.sheetgraft import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
-from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
+from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, extent, splice, text_xml
 from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
@@ -54,6 +54,9 @@ class OutSheet:
     notes: Sequence[tuple[int, str]] = ()  # (column, text) written in the header row after the columns
     form: Any = None  # an automation.workbook.forms.model.Form: the sheet is that form, drawn by its own module
     source: str = ""  # what the rows are a function of (a sealed sheet's stamp ...): its part may be carried
+    # runs of the rows after the header, in order: (what that run is a function of, or "" for nothing carried,
+    # how many rows): each carried run's XML may be taken as an earlier export deflated it (the Dice audit)
+    segments: Sequence[tuple[str, int]] = ()
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
@@ -81,7 +84,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
         "run": book.add_format({}),
     }
     ids = tuple((name, fmt._get_xf_index()) for name, fmt in styles.items())  # fixed before any form's styles
-    raw: dict[int, tuple[str, str]] = {}  # sheet number -> its cells' XML and extent, written in after XlsxWriter
+    raw: dict[int, tuple[list[str | Piece], str]] = {}  # sheet number -> its rows and extent, put in after XlsxWriter
     carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
     try:
@@ -112,7 +115,12 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 ws.set_column(c, c, w, styles[column_style] if column_style else None)
             columns = {c: styles["text" if c in codes else "wrap"] for c, w in enumerate(widths)
                        if c in codes or w >= MAX_WIDTH}
-            raw[index] = _sheet_data(sheet, codes, widths, styles, columns)
+            if parts is not None and sheet.segments:
+                layout = (PART_FORMAT, xlsxwriter.__version__, context, ids, widths, sorted(codes))
+                raw[index] = _segmented(sheet, codes, widths, styles, columns, parts, layout)
+            else:
+                xml, last_row, last_col = _sheet_data(sheet, codes, widths, styles, columns)
+                raw[index] = ([xml], extent(last_row, last_col))
             for c, text in sheet.notes:
                 ws.set_column(c, c, max(len(text) + 2, 12))
                 widths += [12.0] * (c + 1 - len(widths))
@@ -182,9 +190,10 @@ def _cell_xml(ref: str, r: int, value: Any, style: int | None, where: Where) -> 
 
 
 def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: dict[str, Any],
-                columns: dict[int, Any]) -> tuple[str, str]:
-    """The cells of a plain sheet as sheet XML (rows), and its extent: each
-    cell styled as the header, a code (Text) column, a wide column or its
+                columns: dict[int, Any], start: int = 0, stop: int | None = None) -> tuple[str, int, int]:
+    """The cells of a plain sheet's rows ``start`` to ``stop`` (all: the whole
+    sheet) as sheet XML, and the last row and column with a cell (-1: none):
+    each cell styled as the header, a code (Text) column, a wide column or its
     column's own style."""
     ids = {name: fmt._get_xf_index() for name, fmt in styles.items()}
     column_ids = {c: fmt._get_xf_index() for c, fmt in columns.items()}
@@ -192,8 +201,8 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     wrapped = [c for c, w in enumerate(widths) if w >= MAX_WIDTH and c not in codes]  # long text wraps: rows grow
     out: list[str] = []
     last_row = last_col = -1
-    letters = column_letters(max((len(r) for r in sheet.rows), default=0))
-    for r, row in enumerate(sheet.rows):
+    letters = column_letters(max((len(r) for r in sheet.rows[start:stop]), default=0))
+    for r, row in enumerate(sheet.rows[start:stop], start=start):
         cells: dict[int, str] = {}
         number_row = str(r + 1)
         for c, value in enumerate(row):
@@ -212,7 +221,69 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
             height = f' ht="{LINE_HEIGHT * lines:g}" customHeight="1"' if lines > 1 else ""
             out.append(f'<row r="{number_row}"{height}>{"".join(cells[c] for c in sorted(cells))}</row>')
             last_row, last_col = r, max(last_col, max(cells))
-    return "".join(out), extent(last_row, last_col)
+    return "".join(out), last_row, last_col
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Rows of a sheet as a deflated piece of its part (:meth:`Deflated.piece`):
+    built now (``data``: what it inflates to) or carried (checked as it is
+    used; ``rebuild`` gives the rows' XML again should it not read back)."""
+
+    stored: Deflated
+    data: bytes | None = None
+    rebuild: Callable[[], str] | None = None
+
+    @classmethod
+    def of(cls, xml: str) -> Piece:
+        data = xml.encode("utf-8")
+        return cls(Deflated.piece(data), data)
+
+    def checked(self) -> tuple[Deflated, bytes]:
+        if self.data is not None:
+            return self.stored, self.data
+        data = self.stored.inflated()
+        if data is not None:
+            return self.stored, data
+        if self.rebuild is None:
+            raise WorkbookFileError("internal error: a carried run of rows did not read back and cannot be rebuilt")
+        return Piece.of(self.rebuild()).checked()  # a store damaged since: built again
+
+
+def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: dict[str, Any],
+               columns: dict[int, Any], parts: PartStore, layout: tuple) -> tuple[list[str | Piece], str]:
+    """A sheet with ``segments``: its header row built, each carried run of
+    rows taken from ``parts`` when an earlier export deflated the same run at
+    the same row (else built and kept there), any other run built."""
+    pieces: list[str | Piece] = []
+    xml, last_row, last_col = _sheet_data(sheet, codes, widths, styles, columns, 0, 1)
+    pieces.append(xml)
+    at = 1
+    for what, count in [*sheet.segments, ("", max(len(sheet.rows) - 1 - sum(n for _, n in sheet.segments), 0))]:
+        if count <= 0:
+            continue
+        stop = at + count
+        key = part_key(*layout, "rows", what, at, count) if what else ""
+        found = parts.get(key) if key else None
+        if found is not None:
+            ends = [(r, max(c for c, v in enumerate(row) if v is not None and v != ""))
+                    for r, row in enumerate(sheet.rows[at:stop], start=at) if any(v is not None and v != "" for v in row)]
+            if ends:
+                last_row, last_col = ends[-1][0], max(last_col, max(c for _, c in ends))
+            pieces.append(Piece(found, rebuild=lambda a=at, b=stop: _sheet_data(sheet, codes, widths, styles,
+                                                                              columns, a, b)[0]))
+        else:
+            xml, end_row, end_col = _sheet_data(sheet, codes, widths, styles, columns, at, stop)
+            if end_row >= 0:
+                last_row, last_col = end_row, max(last_col, end_col)
+            if key:
+                built = Piece.of(xml)
+                parts.keep(key, built.stored)
+                pieces.append(built)
+            else:
+                pieces.append(xml)
+        at = stop
+    return pieces, extent(last_row, last_col)
 
 
 def _lines(text: str, width: float) -> int:
@@ -234,9 +305,17 @@ def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[
         if number in carried:
             replaced[member.name.lower()] = carried[number]
         elif number in raw:
-            rows, dimension = raw[number]
-            text = splice(written.read(member.name).decode("utf-8"), rows, dimension, f"{path}: sheet {number}")
-            replaced[member.name.lower()] = stored = Deflated.of(text.encode("utf-8"))
+            pieces, dimension = raw[number]
+            part, where = written.read(member.name).decode("utf-8"), f"{path}: sheet {number}"
+            if all(isinstance(p, str) for p in pieces):
+                text = splice(part, "".join(p for p in pieces if isinstance(p, str)), dimension, where)
+                stored = Deflated.of(text.encode("utf-8"))
+            else:  # carried runs of rows: the part is joined from deflated pieces
+                before, after = around(part, dimension, where)
+                joined = [Piece.of(before).checked()]
+                joined += [(Piece.of(p) if isinstance(p, str) else p).checked() for p in pieces]
+                stored = Deflated.joined(joined, after.encode("utf-8"))
+            replaced[member.name.lower()] = stored
             if parts is not None and number in keys:
                 parts.keep(keys[number], stored)
     tmp = path.with_name(path.name + ".cells")

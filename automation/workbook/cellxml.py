@@ -53,11 +53,18 @@ def extent(last_row: int, last_col: int) -> str:
     return f"A1:{column_letters(last_col + 1)[-1]}{last_row + 1}"
 
 
+def around(part: str, dimension: str, where: str) -> tuple[str, str]:
+    """Sheet part ``part`` (written with no cells) cut where its rows go: the
+    text before them (its extent set to ``dimension``) and the text after."""
+    if "<sheetData/>" not in part:
+        raise WorkbookFileError(f"{where}: internal error: the sheet was written with cells")
+    before, _, after = _DIMENSION.sub(f'<dimension ref="{dimension}"/>', part, count=1).partition("<sheetData/>")
+    return before + "<sheetData>", "</sheetData>" + after
+
+
 def splice(part: str, rows: str, dimension: str, where: str) -> str:
     """Sheet part ``part`` (written with no cells) holding ``rows``."""
     if not rows:
         return part
-    if "<sheetData/>" not in part:
-        raise WorkbookFileError(f"{where}: internal error: the sheet was written with cells")
-    return _DIMENSION.sub(f'<dimension ref="{dimension}"/>', part, count=1) \
-        .replace("<sheetData/>", f"<sheetData>{rows}</sheetData>", 1)
+    before, after = around(part, dimension, where)
+    return before + rows + after

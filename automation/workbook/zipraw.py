@@ -29,6 +29,33 @@ class Deflated:
         packer = zlib.compressobj(6, zlib.DEFLATED, -15)
         return cls(packer.compress(data) + packer.flush(), zlib.crc32(data), len(data))
 
+    @classmethod
+    def piece(cls, data: bytes) -> Deflated:
+        """``data`` deflated as a piece of a longer member: ended by a full
+        flush, not as the last block, so pieces deflated apart can be joined
+        (:meth:`joined`)."""
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        return cls(packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH), zlib.crc32(data), len(data))
+
+    def inflated(self) -> bytes | None:
+        """What a piece inflates to, if that is its size and CRC-32 (else None)."""
+        try:
+            data = zlib.decompressobj(-15).decompress(self.body, self.size + 1)
+        except zlib.error:
+            return None
+        return data if len(data) == self.size and zlib.crc32(data) == self.crc else None
+
+    @classmethod
+    def joined(cls, pieces: Sequence[tuple[Deflated, bytes]], last: bytes) -> Deflated:
+        """One member's data: ``pieces`` (each with what it inflates to) one
+        after the other, then ``last`` deflated and finished."""
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        crc, size = 0, 0
+        for _, data in pieces:
+            crc, size = zlib.crc32(data, crc), size + len(data)
+        body = b"".join(p.body for p, _ in pieces) + packer.compress(last) + packer.flush()
+        return cls(body, zlib.crc32(last, crc), size + len(last))
+
 
 @dataclass(frozen=True)
 class RawMember:

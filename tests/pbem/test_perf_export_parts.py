@@ -114,3 +114,61 @@ def test_a_sheets_source_names_the_secret_names_scrubbed_from_it():
     assert first[0].source == again[0].source == renamed[0].source != plain.source
     assert first[1].source == again[1].source != renamed[1].source
     assert first[2].source == "" and first[2].rows[1][1] == "met enemy-a at the bridge"
+
+
+def built_rows(monkeypatch) -> list[tuple[str, int, int | None]]:
+    """(sheet, first row, row after) of each run of rows an export builds from now on."""
+    built: list[tuple[str, int, int | None]] = []
+    real = xlsx._sheet_data
+
+    def counting(sheet, codes, widths, styles, columns, start=0, stop=None):
+        built.append((sheet.name, start, stop))
+        return real(sheet, codes, widths, styles, columns, start, stop)
+
+    monkeypatch.setattr(xlsx, "_sheet_data", counting)
+    return built
+
+
+def test_the_dice_audit_takes_each_sealed_sheets_rolls_as_deflated_before(capsys, campaign, tmp_path, monkeypatch):
+    book = campaign("dec26")
+    built = built_rows(monkeypatch)
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    runs = [b for b in built if b[0] == "Dice audit" and b[1] > 0]
+    assert len(runs) > 5  # a run for each report the side sees
+    built.clear()
+    assert export(capsys, book, tmp_path / "second.xlsx") == first
+    assert [b for b in built if b[0] == "Dice audit"] == [("Dice audit", 0, 1)]  # its header row only
+
+
+def test_a_run_that_does_not_read_back_is_built_again(capsys, campaign, tmp_path, monkeypatch):
+    from automation.workbook.zipraw import Deflated
+
+    book = campaign("dec26")
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    monkeypatch.setattr(Deflated, "inflated", lambda self: None)  # as if every carried run were damaged
+    built = built_rows(monkeypatch)
+    assert export(capsys, book, tmp_path / "again.xlsx") == first
+    assert len([b for b in built if b[0] == "Dice audit"]) > 5
+
+
+def test_a_new_date_moves_no_carried_run_and_adds_its_own(capsys, campaign, tmp_path, monkeypatch):
+    from tests.pbem.helpers import play_on
+
+    book = campaign("complete")
+    export(capsys, book, tmp_path / "early.xlsx")
+    play_on(book, ["Dec 25"])
+    built = built_rows(monkeypatch)
+    late = export(capsys, book, tmp_path / "late.xlsx")
+    new_runs = [b for b in built if b[0] == "Dice audit" and b[1] > 0]
+    assert new_runs and all("Dec 25" in name for name in late_sheets_of(new_runs, tmp_path / "late.xlsx"))
+    shutil.rmtree(folder_for(book))
+    assert export(capsys, book, tmp_path / "cold.xlsx") == late
+
+
+def late_sheets_of(runs: list[tuple[str, int, int | None]], path: Path) -> set[str]:
+    """The sheets whose rolls the Dice audit rows of ``runs`` list."""
+    import openpyxl
+
+    audit = openpyxl.load_workbook(path, read_only=True)["Dice audit"]
+    rows = list(audit.iter_rows(values_only=True))
+    return {rows[r][0] for _, start, stop in runs for r in range(start, stop or len(rows))}
