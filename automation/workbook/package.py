@@ -147,11 +147,16 @@ class _Package:
             missing = "[Content_Types].xml" if types is None else "xl/workbook.xml"
             raise WorkbookFileError(f"{path}: not an Excel workbook (.xlsx): {missing} is missing")
         self.wb_part, self.wb_rels = member.name, rels_name(member.name)
-        self.wb, self.types = self.doc(self.wb_part), self.doc(types.name)
+        self.wb, self.types_part = self.doc(self.wb_part), types.name
         if self.wb.root.ns == STRICT_NS:
             raise WorkbookFileError(f"{path}: Strict Open XML workbooks are not supported; save as 'Excel Workbook'")
         if (self.wb.root.ns, self.wb.root.local) != (MAIN_NS, "workbook") or self.wb.root.find("sheets") is None:
             raise WorkbookFileError(f"{path}: {self.wb_part} is not an Excel workbook part")
+
+    @property
+    def types(self) -> XmlDoc:
+        """[Content_Types].xml, parsed when first needed (a reader of the batches never does)."""
+        return self.doc(self.types_part)
 
     def doc(self, part: str) -> XmlDoc:
         if part not in self._docs:

@@ -151,6 +151,8 @@ class Workbook:
         self.sheet_names: list[str] = list(self._book.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
         self._cached = 0
+        # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
+        self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
 
     @property
     def gate(self) -> Gate:
@@ -200,6 +202,7 @@ class Workbook:
         while self._cached > CACHE_CELLS:
             oldest = next(iter(self._raw))
             self._cached -= sum(len(r) for r in self._raw.pop(oldest))
+            self._read.pop(oldest, None)
 
     def _present(self, limit: int = 12) -> str:
         return present_sheets(self.sheet_names, limit)
@@ -214,7 +217,15 @@ class Workbook:
         name = name or kind.title
         if name not in self.sheet_names:
             raise WorkbookError(missing_sheet(name, kind, self.sheet_names), str(self.path))
-        return validate_rows(name, kind, self.raw(name), lists or {}, str(self.path))
+        raw = self.raw(name)
+        given = tuple((k, tuple(v)) for k, v in sorted((lists or {}).items()))
+        for seen_kind, seen_lists, rows in self._read.get(name, ()):
+            if seen_kind is kind and seen_lists == given:  # read before, the same way: the same rows
+                return rows
+        rows = validate_rows(name, kind, raw, lists or {}, str(self.path))
+        if name in self._raw:  # kept while its cells are
+            self._read.setdefault(name, []).append((kind, given, rows))
+        return rows
 
     def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
         """A wide sheet: one column per list, the header is the list's name."""
