@@ -19,7 +19,7 @@ from automation.errors import CellProblem, WorkbookError
 from automation.rulebook import load_rulebook
 from automation.systems import BookSource
 from automation.workbook.desk_sheets import DESK_MODIFIERS, DESK_TABLES
-from automation.workbook.reader import SheetRow, cell_ref
+from automation.workbook.reader import SheetRow, column_letter
 from automation.workbook.schema import MODIFIERS, SETTINGS, TABLES
 from automation.workbook.template import modifier_rows
 
@@ -36,11 +36,8 @@ class _View:
 
 
 def _rows_of(sheet: str, header: list[str], rows: list[list[Any]]) -> list[SheetRow]:
-    out = []
-    for r, row in enumerate(rows, start=2):
-        values = dict(zip(header, row))
-        out.append(SheetRow(sheet, r, values, {h: cell_ref(i, r) for i, h in enumerate(header)}))
-    return out
+    letters = {h: column_letter(i) for i, h in enumerate(header)}
+    return [SheetRow(sheet, r, dict(zip(header, row)), letters) for r, row in enumerate(rows, start=2)]
 
 
 def campaign_system_id(book: BookSource) -> str | None:

@@ -199,12 +199,15 @@ def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
             r["Tracks"], r["Wreck lines"], r["In minefield"] == "Yes", status == "Abandoned",
             r["Ammunition"] or "Normal", r["Notes"] or "", ref(r, "Stand")))
     _fail(problems, book)
-    for me_id, me in mes.items():  # soft-skin transport is not part of an ME's size (house rules 26)
+    in_size: dict[str, list[Stand]] = {}  # soft-skin transport is not part of an ME's size (house rules 26)
+    for s in stands:
+        if counts_in_size(s):
+            in_size.setdefault(s.me, []).append(s)
+    for me_id, me in mes.items():
         if not me.full_strength:
-            mes[me_id] = me.with_(full_strength=sum(1 for s in stands if s.me == me_id and counts_in_size(s)))
+            mes[me_id] = me.with_(full_strength=len(in_size.get(me_id, ())))
         if not me.breakpoint_base:
-            mes[me_id] = mes[me_id].with_(breakpoint_base=sum(1 for s in stands if s.me == me_id and s.available
-                                                              and counts_in_size(s)))
+            mes[me_id] = mes[me_id].with_(breakpoint_base=sum(1 for s in in_size.get(me_id, ()) if s.available))
     return Roster(mes, tuple(stands))
 
 

@@ -44,12 +44,13 @@ def cell_ref(col: int, row: int) -> str:
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One data row of a sheet, values keyed by column name, with its cells."""
+    """One data row of a sheet, values keyed by column name; ``letters``: each
+    column's letter (one mapping shared by every row of the sheet)."""
 
     sheet: str
     row: int
     values: Mapping[str, Any]
-    cells: Mapping[str, str]
+    letters: Mapping[str, str]
 
     def __getitem__(self, column: str) -> Any:
         return self.values.get(column)
@@ -59,7 +60,8 @@ class SheetRow:
         return default if value is None else value
 
     def cell(self, column: str) -> str:
-        return self.cells.get(column) or f"A{self.row}"
+        """The cell of ``column`` in this row (A of the row for a column the sheet does not have)."""
+        return f"{self.letters.get(column) or 'A'}{self.row}"
 
     def problem(self, column: str, message: str) -> CellProblem:
         return CellProblem(self.sheet, self.cell(column), message)
@@ -491,19 +493,18 @@ def validate_each(
     seen: dict[tuple[str, Any], str] = {}
     plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "")
             for c in kind.columns]  # each column's position and letter, worked out once for the sheet
+    letters = {c.name: letter for c, _, letter in plan if letter}
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
         cells_present = [v for v in raw_row if not (v is None or (isinstance(v, str) and not v.strip()))]
         if not cells_present:
             continue
         values: dict[str, Any] = {}
-        cells: dict[str, str] = {}
         found: list[CellProblem] = []
         for c, col, letter in plan:
             if col is None:  # an optional column left out: blank
                 values[c.name] = None
                 continue
             ref = f"{letter}{r}"
-            cells[c.name] = ref
             value = raw_row[col] if col < len(raw_row) else None
             converted, message = convert(c, value, lists)
             if message:
@@ -516,7 +517,7 @@ def validate_each(
                     found.append(CellProblem(sheet, ref, f"{c.name}: {converted!r} is already used at {seen[key]}; it must be unique"))
                 else:
                     seen[key] = ref
-        row = SheetRow(sheet, r, values, cells)
+        row = SheetRow(sheet, r, values, letters)
         if extra_check:
             found.extend(extra_check(row))
         problems.extend(found)

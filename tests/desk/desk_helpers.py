@@ -14,7 +14,7 @@ from automation.engine.resolver import RollResult, Situation, resolve
 from automation.engine.tables import Band, RuleSystem, Table
 from automation.rulebook import load_rulebook
 from automation.workbook.package import NewSheet, append_sheets
-from automation.workbook.reader import SheetRow, cell_ref
+from automation.workbook.reader import SheetRow, column_letter
 from automation.workbook.schema import SheetKind
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -56,12 +56,12 @@ def context(*throws: int | tuple[int, ...], tables: Mapping[str, Table] | None =
 def rows(kind: SheetKind, *records: Mapping[str, Any], sheet: str | None = None) -> list[SheetRow]:
     """Rows of ``kind``'s sheet as the validated reader gives them (row 2 on)."""
     out = []
+    letters = {c: column_letter(i) for i, c in enumerate(kind.header)}
     for r, record in enumerate(records, start=2):
         unknown = set(record) - set(kind.header)
         assert not unknown, unknown
         values = {c: record.get(c) for c in kind.header}
-        cells = {c: cell_ref(i, r) for i, c in enumerate(kind.header)}
-        out.append(SheetRow(sheet or kind.title, r, values, cells))
+        out.append(SheetRow(sheet or kind.title, r, values, letters))
     return out
 
 

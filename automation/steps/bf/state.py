@@ -104,18 +104,28 @@ class ME:
 class Roster:
     mes: Mapping[str, ME]
     stands: tuple[Stand, ...]
+    # the stands by ME and by ID, built once for this tuple of stands and shared by the rosters that keep it
+    # (an ME changed: the same stands), so a step going ME by ME does not scan the roster for each
+    _index: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def of_side(self, side: str) -> list[Stand]:
         return [s for s in self.stands if s.side == side]
 
     def of_me(self, me: str) -> list[Stand]:
-        return [s for s in self.stands if s.me == me]
+        return list(self._indexed()[0].get(me, ()))
 
     def stand(self, stand_id: str) -> Stand | None:
-        for s in self.stands:
-            if s.id == stand_id:
-                return s
-        return None
+        return self._indexed()[1].get(stand_id)
+
+    def _indexed(self) -> tuple[dict[str, list[Stand]], dict[str, Stand]]:
+        if self._index.get("stands") is not self.stands:
+            by_me: dict[str, list[Stand]] = {}
+            by_id: dict[str, Stand] = {}
+            for s in self.stands:
+                by_me.setdefault(s.me, []).append(s)
+                by_id.setdefault(s.id, s)  # the first, as a scan of the roster finds it
+            self._index.update(stands=self.stands, by_me=by_me, by_id=by_id)
+        return self._index["by_me"], self._index["by_id"]
 
     def replace_stands(self, changed: Iterable[Stand]) -> Roster:
         by_id = {s.id: s for s in changed}
@@ -127,7 +137,7 @@ class Roster:
         return Roster(self.mes, stands).prune()
 
     def with_me(self, me: ME) -> Roster:
-        return Roster({**self.mes, me.id: me}, self.stands)
+        return Roster({**self.mes, me.id: me}, self.stands, self._index)
 
     def remove_me(self, me_id: str) -> Roster:
         return Roster({k: v for k, v in self.mes.items() if k != me_id}, tuple(s for s in self.stands if s.me != me_id))
@@ -138,7 +148,7 @@ class Roster:
     def prune(self) -> Roster:
         """MEs with no stand left leave the roster."""
         present = {s.me for s in self.stands}
-        return Roster({k: v for k, v in self.mes.items() if k in present}, self.stands)
+        return Roster({k: v for k, v in self.mes.items() if k in present}, self.stands, self._index)
 
     def count(self, side: str) -> int:
         return sum(1 for s in self.stands if s.side == side and s.kind not in ("Fortification", "OBA module", "Aircraft"))
