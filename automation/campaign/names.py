@@ -4,6 +4,7 @@ the same thing, and Y/N, yes/no, true/false are one thing. Pure: no I/O."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 
@@ -18,11 +19,28 @@ def same(a: Any, b: Any) -> bool:
 
 
 def match_name(text: Any, allowed: Sequence[str]) -> str | None:
-    """The allowed value ``text`` names, ignoring case and spaces (None: none)."""
+    """The allowed value ``text`` names, ignoring case and spaces (None: none;
+    the first of two that differ only so)."""
     if text is None:
         return None
-    key = norm(text)
-    return next((a for a in allowed if norm(a) == key), None)
+    allowed = allowed if isinstance(allowed, tuple) else tuple(allowed)
+    if len(allowed) > SHORT_LIST:  # a long list (a roster's IDs) is scanned: not kept for a next call
+        key = norm(text)
+        return next((a for a in allowed if norm(a) == key), None)
+    return _by_norm(allowed).get(norm(text))
+
+
+SHORT_LIST = 512  # a list of choices this long is normalized once and kept (at most 256 such lists)
+
+
+@lru_cache(maxsize=256)
+def _by_norm(allowed: tuple[str, ...]) -> dict[str, str]:
+    """Each allowed value by its normal form (the first one, as a scan finds it):
+    a list is normalized once, not once for every cell checked against it."""
+    out: dict[str, str] = {}
+    for a in allowed:
+        out.setdefault(norm(a), a)
+    return out
 
 
 YES_WORDS = frozenset({"yes", "y", "true", "t", "1"})

@@ -115,6 +115,8 @@ def is_report(name: str, header: Sequence[Any] | None = None) -> bool:
 def norm(value: Any) -> str:
     """One cell as text, the same whether it comes from Python (before the
     sheet is written) or from calamine (reading it back)."""
+    if type(value) is str:  # most cells: as they are
+        return value
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -72,7 +72,7 @@ from automation.workbook.zipraw import MAX_FILE, RawZip, parse_zip, write_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
     app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
-    parse_xml, prefix_for, qualified, rels_name, render, set_attr, utf16_len,
+    parse_xml, prefix_for, qualified, rels_name, draw, set_attr, utf16_len,
 )
 
 __all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
@@ -377,7 +377,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         seen[sheet.name.lower()] = sheet.name
     styles_part = pkg.part_of("styles")
     existing = {m.name.lower() for m in pkg.zip.members}
-    result = graft(*render(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
+    result = graft(*draw(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
     added: list[tuple[str, bytes, str | None]] = list(result.parts)
     rels_member = pkg.zip.get(pkg.wb_rels)
     wb, rels_doc, types = pkg.wb, pkg.doc(rels_member.name if rels_member else pkg.wb_rels), pkg.types

@@ -155,11 +155,21 @@ def _last(rows: Sequence[Sequence[object]], last: int | None, first: int) -> int
     return max(len(rows) - 1, first) if last is None else last
 
 
+Cells = Mapping[str, tuple[str, str, frozenset[int]]]  # sheet part -> its rows' XML, their extent, the styles used
+
+
 def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
-    """Draw ``sheets`` into a new XlsxWriter workbook. Returns its bytes and the
-    placeholder -> text map of strings to substitute (none: text is always
-    written as inline text, escaped). XlsxWriter draws each plain sheet without
-    cells; the cells are written as XML here (:mod:`automation.workbook.cellxml`)."""
+    """``sheets`` as a workbook of their own, cells and all (see :func:`draw`)."""
+    data, placeholders, cells = draw(sheets)
+    return _with_cells(data, cells), placeholders
+
+
+def draw(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str], Cells]:
+    """Draw ``sheets`` into a new XlsxWriter workbook without their cells.
+    Returns its bytes, the placeholder -> text map of strings to substitute
+    (none: text is always written as inline text, escaped) and each plain
+    sheet's cells as XML (:mod:`automation.workbook.cellxml`), put in by
+    :func:`graft` once their styles are the target's."""
     from xlsxwriter.workbook import Workbook
 
     out = io.BytesIO()
@@ -170,7 +180,7 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
     formats = {(head, kind): book.add_format({**({"bold": True, "bottom": 1} if head else {}), **extra})
                if head or kind else None for head in (False, True) for kind, extra in numbers.items()}
     styles = {key: fmt._get_xf_index() if fmt is not None else None for key, fmt in formats.items()}
-    cells: dict[int, tuple[str, str]] = {}  # worksheet number -> its rows as XML and their extent
+    cells: dict[str, tuple[str, str, frozenset[int]]] = {}
     try:
         for number, sheet in enumerate(sheets, start=1):
             ws = book.add_worksheet(sheet.name)
@@ -191,24 +201,23 @@ def render(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str]]:
                 ws.set_column(c, c, float(width), formats[(False, "@")] if c in codes else None)
             wide = {c for c, width in enumerate(widths) if width >= WIDE_COLUMN}
             page_setup(ws, widths)
-            cells[number] = _rows_xml(sheet, styles, codes, wide)
+            cells[f"xl/worksheets/sheet{number}.xml"] = _rows_xml(sheet, styles, codes, wide)
             for rule in sheet.validations:
                 _validation(ws, sheet, rule)
             if sheet.chart is not None:
                 _chart(book, ws, sheet, sheet.chart)
     finally:
         book.close()
-    return _with_cells(out.getvalue(), cells), {}
+    return out.getvalue(), {}, cells
 
 
-def _with_cells(data: bytes, cells: dict[int, tuple[str, str]]) -> bytes:
+def _with_cells(data: bytes, cells: Cells) -> bytes:
     """The workbook XlsxWriter wrote, each plain sheet's part holding its cells."""
     from automation.workbook.zipraw import parse_zip, write_zip
 
     written = parse_zip(data, "(new sheets)")
     replaced: dict[str, bytes | Deflated] = {}
-    for number, (rows, dimension) in cells.items():
-        part = f"xl/worksheets/sheet{number}.xml"
+    for part, (rows, dimension, _) in cells.items():
         xml = splice(written.read(part).decode("utf-8"), rows, dimension, part)
         replaced[part] = xml.encode("utf-8")
     out = io.BytesIO()
@@ -231,12 +240,13 @@ class CellAt:
 
 
 def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | None], codes: set[int],
-              wide: set[int]) -> tuple[str, str]:
+              wide: set[int]) -> tuple[str, str, frozenset[int]]:
     """The cells of a plain sheet as sheet XML rows, and their extent. Each
     cell is styled as XlsxWriter styles a cell written with the same format:
     header, code (Text) column, a number left-aligned in a wide column, a date;
     a cell with no format of its own takes its column's (Text in a code column)."""
     out: list[str] = []
+    used: set[int] = set()
     last_row = last_col = -1
     letters = column_letters(min(max(len(r) for r in sheet.rows), MAX_COLS))
     text_column = styles[(False, "@")]
@@ -274,13 +284,15 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
                                  "cannot be written")
             if style is None and code:
                 style = text_column
+            if style is not None:
+                used.add(style)
             s = f' s="{style}"' if style is not None else ""
             written.append(f'<c r="{letters[c]}{line}"{s}{kind}>{body}</c>')
             last_col = max(last_col, c)
         if written:
             out.append(f'<row r="{line}">{"".join(written)}</row>')
             last_row = r
-    return "".join(out), extent(last_row, last_col)
+    return "".join(out), extent(last_row, last_col), frozenset(used)
 
 
 EPOCH = dt.datetime(1899, 12, 31)
@@ -382,10 +394,15 @@ def _targets(temp: zipfile.ZipFile, part: str) -> list[tuple[XNode, str]]:
             for rel in doc.root.children if rel.attr("TargetMode") != "External"]
 
 
-def graft(rendered: bytes, placeholders: Mapping[str, str], sheets: Sequence[NewSheet],
+_CELL_STYLE = re.compile(r'(<c r="[A-Z]+[0-9]+" s=")([0-9]+)"')  # a cell of _rows_xml: text never holds "<"
+
+
+def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets: Sequence[NewSheet],
           existing: set[str], styles: bytes | None) -> Graft:
-    """Rename and rewire the rendered sheets for a package whose (lower-cased) part
-    names are ``existing`` and whose styles part holds ``styles`` (None: no styles)."""
+    """Rename and rewire the sheets :func:`draw` drew for a package whose
+    (lower-cased) part names are ``existing`` and whose styles part holds
+    ``styles`` (None: no styles); their cells are put in with the target's
+    style numbers."""
     temp = zipfile.ZipFile(io.BytesIO(rendered))
     types = parse_xml(temp.read("[Content_Types].xml"), "[Content_Types].xml").root.children
     defaults = {n.get("Extension").lower(): n.attr("ContentType") for n in types if n.local == "Default"}
@@ -400,6 +417,7 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], sheets: Sequence[New
             queue += [target for _, target in _targets(temp, part)]
     style_ref = r'(<(?:c|row) [^>]*?\bs="|<col [^>]*?\bstyle=")(\d+)(")'
     used = {int(m.group(2)) for p in sheet_parts for m in re.finditer(style_ref, temp.read(p).decode())}
+    used |= {style for _, _, styled in cells.values() for style in styled}
     dxf_ref = r'(<cfRule [^>]*?\bdxfId=")(\d+)(")'  # a conditional format's look (a form's overspent total)
     dxfs = {int(m.group(2)) for p in sheet_parts for m in re.finditer(dxf_ref, temp.read(p).decode())}
     new_styles, xf_map = merge_styles(temp.read("xl/styles.xml"), styles, used | {-1 - d for d in dxfs})
@@ -409,7 +427,12 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], sheets: Sequence[New
         if old in sheet_parts:
             xml = re.sub(style_ref, lambda m: f"{m.group(1)}{xf_map[int(m.group(2))]}{m.group(3)}", data.decode())
             xml = re.sub(dxf_ref, lambda m: f"{m.group(1)}{-1 - xf_map[-1 - int(m.group(2))]}{m.group(3)}", xml)
-            data = _rewrite_sheet(xml, placeholders).encode()
+            xml = _rewrite_sheet(xml, placeholders)
+            if old in cells:
+                rows, dimension, _ = cells[old]
+                rows = _CELL_STYLE.sub(lambda m: f'{m.group(1)}{xf_map[int(m.group(2))]}"', rows)
+                xml = splice(xml, rows, dimension, new)
+            data = xml.encode()
         parts.append((new, data, overrides.get(old) or defaults.get(old.rpartition(".")[2].lower())))
         if rels_name(old) in temp.namelist():
             doc = parse_xml(temp.read(rels_name(old)), rels_name(old))
