@@ -102,3 +102,19 @@ def test_the_part_holds_its_extent_and_inline_text_only():
 def test_a_value_no_cell_holds_is_refused_naming_its_cell(value, message):
     with pytest.raises(UsageError, match=rf"Report!C3: .*{message}"):
         render([NewSheet("Report", [["A", "B", "C"], [1, 2, 3], [4, 5, value]])])
+
+
+@pytest.mark.filterwarnings("ignore:Sparkline Group extension")  # the fixture's other sheets, read by openpyxl
+def test_grafted_into_a_workbook_with_styles_of_its_own_every_cell_keeps_its_look(tmp_path):
+    from package_helpers import RICH
+
+    from automation.workbook.package import append_sheets
+
+    book = tmp_path / "campaign.xlsx"
+    book.write_bytes(RICH.read_bytes())  # a workbook whose styles.xml holds many styles of its own
+    append_sheets(book, [NewSheet("Report", ROWS)], "Refit")
+    alone = tmp_path / "alone.xlsx"
+    alone.write_bytes(render([NewSheet("Report", ROWS)])[0])
+    grafted, drawn = looks(book), looks(alone)
+    assert len(grafted) > 60 and grafted == drawn
+    assert any(bold for *_, bold, _ in grafted) and {"yyyy-mm-dd", "yyyy-mm-dd hh:mm", "@"} <= {c[3] for c in grafted}
