@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,19 +117,14 @@ class ChainStore:
 
     def save(self) -> None:
         """Keep what was read (best effort: a folder that cannot be written only costs time next run)."""
+        from automation.pbem.carry import keep_file
+
         if self.path is None or not (self.changed or set(self.entries) - self.used):
             return
         try:
             self.path.parent.mkdir(exist_ok=True)
             text = json.dumps({"context": self.context, "reports": {k: self.entries[k] for k in sorted(self.used)}},
                               ensure_ascii=False, separators=(",", ":"))
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".carry-", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            keep_file(self.path, lambda fh: fh.write(text.encode("utf-8")))
         except (OSError, TypeError, ValueError):
             return

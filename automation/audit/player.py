@@ -67,11 +67,6 @@ def commitment_of(key: CampaignKey, campaign: str, side: str, shown: list[str]) 
     return hmac.new(key.secret, message, hashlib.sha256).hexdigest()[:32]
 
 
-def audit_rows(sheets: list[Any], key: CampaignKey, campaign: str, side: str) -> list[list[Any]]:
-    """The Dice audit sheet's rows for the export's sheets (name, rows), header first."""
-    return committed_rows([shown_rolls(name, [list(r) for r in rows]) for name, rows in sheets], key, campaign, side)
-
-
 def committed_rows(shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> list[list[Any]]:
     """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header first."""
     out: list[list[Any]] = [list(AUDIT_HEADER)]

@@ -34,7 +34,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 FORMAT = 1
 SUFFIX = ".carried"
@@ -45,6 +45,20 @@ def folder_for(book_path: Path) -> Path:
     """``.BOOK.xlsx.carried`` beside ``BOOK.xlsx``."""
     book_path = Path(book_path)
     return book_path.with_name(f".{book_path.name}{SUFFIX}")
+
+
+def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write a carried file whole or not at all: ``write`` fills a temporary
+    file beside ``path``, which then takes its place (a reader sees the old
+    file or the new one, never half of one)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".carry-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _code_stamp() -> str:
@@ -158,14 +172,7 @@ class Carried:
                 sheets = {k: v for k, v in self._loaded[what].items() if k in present}
                 text = json.dumps({"what": what, "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
-                fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".carry-", suffix=".tmp")
-                try:
-                    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                        fh.write(text)
-                    os.replace(tmp, self._file(what))
-                except BaseException:
-                    Path(tmp).unlink(missing_ok=True)
-                    raise
+                keep_file(self._file(what), lambda fh, data=text.encode("utf-8"): fh.write(data))
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()

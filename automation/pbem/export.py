@@ -243,22 +243,28 @@ def side_view(book: Any, name: str, kind: SheetKind, side: str, public: set[str]
 
 # ------------------------------------------------------------------ scrubbing
 
-def scrubber(secret: dict[str, str]) -> Any:
-    """A function replacing each secret name (whole words) with its alias."""
+def secret_pattern(secret: dict[str, str]) -> re.Pattern[str] | None:
+    """The secret names as whole words, the longest first (None: no name)."""
     names = sorted((n for n in secret if n), key=len, reverse=True)
     if not names:
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+
+
+def scrubber(secret: dict[str, str]) -> Any:
+    """A function replacing each secret name (whole words) with its alias."""
+    pattern = secret_pattern(secret)
+    if pattern is None:
         return lambda text: text
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
     return lambda text: pattern.sub(lambda m: secret[m.group(0)], text)
 
 
 def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
     """``sheets`` with every secret name made its alias. A sheet's ``source``
     grows the names replaced in it: its rows are a function of both."""
-    names = sorted((n for n in secret if n), key=len, reverse=True)
-    if not names:
+    pattern = secret_pattern(secret)
+    if pattern is None:
         return list(sheets)
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
     out = []
     for s in sheets:
         found: set[str] = set()

@@ -17,11 +17,10 @@ anything unreadable in it is built again.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 from automation.errors import MusterrollError
+from automation.pbem.carry import keep_file
 from automation.workbook.zipraw import EMPTY, Deflated, parse_zip, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
@@ -82,13 +81,6 @@ class PartStore:
             return
         try:
             self.path.parent.mkdir(exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".parts-", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    write_zip(fh, EMPTY, {}, set(), sorted(self._kept.items()))
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), sorted(self._kept.items())))
         except (OSError, MusterrollError):
             return

@@ -265,25 +265,32 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
         stop = at + count
         key = part_key(*layout, "rows", what, at, count) if what else ""
         found = parts.get(key) if key else None
+        piece: str | Piece
         if found is not None:
-            ends = [(r, max(c for c, v in enumerate(row) if v is not None and v != ""))
-                    for r, row in enumerate(sheet.rows[at:stop], start=at) if any(v is not None and v != "" for v in row)]
-            if ends:
-                last_row, last_col = ends[-1][0], max(last_col, max(c for _, c in ends))
-            pieces.append(Piece(found, rebuild=lambda a=at, b=stop: _sheet_data(sheet, codes, widths, styles,
-                                                                              columns, a, b)[0]))
+            end_row, end_col = _last_cell(sheet.rows, at, stop)
+            piece = Piece(found, rebuild=lambda a=at, b=stop: _sheet_data(sheet, codes, widths, styles,
+                                                                         columns, a, b)[0])
         else:
             xml, end_row, end_col = _sheet_data(sheet, codes, widths, styles, columns, at, stop)
-            if end_row >= 0:
-                last_row, last_col = end_row, max(last_col, end_col)
-            if key:
-                built = Piece.of(xml)
-                parts.keep(key, built.stored)
-                pieces.append(built)
-            else:
-                pieces.append(xml)
+            piece = Piece.of(xml) if key else xml
+            if isinstance(piece, Piece):
+                parts.keep(key, piece.stored)
+        pieces.append(piece)
+        if end_row >= 0:
+            last_row, last_col = end_row, max(last_col, end_col)
         at = stop
     return pieces, extent(last_row, last_col)
+
+
+def _last_cell(rows: Sequence[Sequence[Any]], start: int, stop: int) -> tuple[int, int]:
+    """The last of rows ``start`` to ``stop`` with a cell, and the rightmost column with one (-1: none),
+    as :func:`_sheet_data` finds them, without writing the rows."""
+    last_row = last_col = -1
+    for r, row in enumerate(rows[start:stop], start=start):
+        filled = [c for c, v in enumerate(row) if v is not None and v != ""]
+        if filled:
+            last_row, last_col = r, max(last_col, filled[-1])
+    return last_row, last_col
 
 
 def _lines(text: str, width: float) -> int:
@@ -293,7 +300,7 @@ def _lines(text: str, width: float) -> int:
     return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
 
 
-def _fill_sheet_data(path: Path, raw: dict[int, tuple[str, str]], carried: dict[int, Deflated],
+def _fill_sheet_data(path: Path, raw: dict[int, tuple[list[str | Piece], str]], carried: dict[int, Deflated],
                      keys: dict[int, str], parts: PartStore | None) -> None:
     """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty,
     or the part carried for it; every other member is copied as stored."""

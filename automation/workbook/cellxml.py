@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from automation.errors import WorkbookFileError
+from automation.workbook.gate import column_letter
 from automation.workbook.xmlparts import escape_text
 
 SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
@@ -36,14 +37,7 @@ def text_xml(text: str) -> str:
 
 def column_letters(count: int) -> list[str]:
     """The letters of the first ``count`` columns: A, B, ... Z, AA ..."""
-    out = []
-    for c in range(count):
-        name, n = "", c + 1
-        while n:
-            n, rest = divmod(n - 1, 26)
-            name = chr(65 + rest) + name
-        out.append(name)
-    return out
+    return [column_letter(c) for c in range(1, count + 1)]
 
 
 def extent(last_row: int, last_col: int) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFileError
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
+from automation.workbook.gate import column_letter as gate_column_letter
 from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 from automation.workbook.text import date_label, utf16_len
@@ -29,13 +30,8 @@ CACHE_CELLS = 500_000  # parsed cells kept for a second read
 
 
 def column_letter(index: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA."""
-    letters = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
+    """0 -> A, 25 -> Z, 26 -> AA (the gate's letters, counted from 0)."""
+    return gate_column_letter(index + 1)
 
 
 def cell_ref(col: int, row: int) -> str:

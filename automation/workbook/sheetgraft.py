@@ -42,12 +42,11 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 from automation.errors import UsageError, WorkbookFileError
 
 if TYPE_CHECKING:  # XlsxWriter is imported where sheets are rendered: undo never loads it
-    from xlsxwriter.format import Format
     from xlsxwriter.workbook import Workbook
     from xlsxwriter.worksheet import Worksheet
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
-from automation.workbook.zipraw import Deflated
+from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 from automation.workbook.text import MAX_TEXT, cell_text, check_calendar_date, utf16_len  # noqa: F401
 from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
     EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
@@ -213,8 +212,6 @@ def draw(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str], Cells]:
 
 def _with_cells(data: bytes, cells: Cells) -> bytes:
     """The workbook XlsxWriter wrote, each plain sheet's part holding its cells."""
-    from automation.workbook.zipraw import parse_zip, write_zip
-
     written = parse_zip(data, "(new sheets)")
     replaced: dict[str, bytes | Deflated] = {}
     for part, (rows, dimension, _) in cells.items():
