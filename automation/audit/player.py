@@ -22,8 +22,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from automation.engine.dice import CampaignKey, RollLabel
 from automation.errors import CellProblem
@@ -67,13 +68,53 @@ def commitment_of(key: CampaignKey, campaign: str, side: str, shown: list[str]) 
     return hmac.new(key.secret, message, hashlib.sha256).hexdigest()[:32]
 
 
-def committed_rows(shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> list[list[Any]]:
+class CommittedRows(Sequence[list[Any]]):
+    """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header
+    first: each roll with its commitment, worked out when the row is first
+    read (an export copies the runs of rows an earlier export wrote without
+    reading them, so their commitments are not worked out again)."""
+
+    def __init__(self, shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> None:
+        self._rolls = [roll for rolls in shown for roll in rolls]
+        self._key, self._campaign, self._side = key, campaign, side
+        self._done: dict[int, list[Any]] = {}
+
+    width = len(AUDIT_HEADER)  # every row's cells
+
+    def __len__(self) -> int:
+        return len(self._rolls) + 1
+
+    @overload
+    def __getitem__(self, i: int) -> list[Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Any] | list[list[Any]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i == 0:
+            return list(AUDIT_HEADER)
+        row = self._done.get(i)
+        if row is None:
+            roll = self._rolls[i - 1]
+            row = self._done[i] = roll + [commitment_of(self._key, self._campaign, self._side, roll)]
+        return row
+
+    def last_cell(self, start: int, stop: int) -> tuple[int, int]:
+        """The last row of ``start`` to ``stop`` and its last column with a cell
+        (-1: none): every roll's row ends in its commitment."""
+        stop = min(stop, len(self))
+        return (stop - 1, len(AUDIT_HEADER) - 1) if stop > max(start, 0) else (-1, -1)
+
+
+def committed_rows(shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> CommittedRows:
     """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header first."""
-    out: list[list[Any]] = [list(AUDIT_HEADER)]
-    for rolls in shown:
-        for roll in rolls:
-            out.append(roll + [commitment_of(key, campaign, side, roll)])
-    return out
+    return CommittedRows(shown, key, campaign, side)
 
 
 @dataclass

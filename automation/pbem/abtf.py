@@ -243,18 +243,18 @@ class ABtFView:
         return OutSheet(ENEMY_ROSTER, trim(out), tab="ledger")
 
     def unit_ids(self, book: Any, planned: Planned | None, carried: Carried | None = None) -> dict[str, set[str]]:
-        """Every unit ID each side has had, from every Units and End sheet (each
-        sheet's IDs carried once read, see :mod:`automation.pbem.carry`) and the
-        refit in memory."""
-        ids: dict[str, set[str]] = {}
-        for name in book.sheet_names:
-            kind = abtf_kind(name)
-            if kind is None or kind.id not in (K.UNITS.id, K.END.id):
-                continue
-            found = (sheet_unit_ids(book, name) if carried is None
-                     else carried.get("unit ids", name, lambda: sheet_unit_ids(book, name)))
-            for side, listed in found.items():
-                ids.setdefault(side, set()).update(listed)
+        """Every unit ID each side has had, from every Units and End sheet (the
+        IDs of the sheets read before carried as one set, see
+        :meth:`automation.pbem.carry.Carried.fold`) and the refit in memory."""
+        sheets = [name for name in book.sheet_names
+                  if (kind := abtf_kind(name)) is not None and kind.id in (K.UNITS.id, K.END.id)]
+        if carried is None:
+            ids: dict[str, set[str]] = {}
+            for name in sheets:
+                for side, listed in sheet_unit_ids(book, name).items():
+                    ids.setdefault(side, set()).update(listed)
+        else:
+            ids = carried.fold("unit ids", sheets, lambda name: sheet_unit_ids(book, name))
         if planned is not None:
             units = list(planned.run.state.units) + list(planned.inputs.end_units or ())
             for u in units:

@@ -207,18 +207,18 @@ class BattlefrontView:
         return lines
 
     def stand_names(self, book: Any, planned: Planned | None, carried: Carried | None = None) -> dict[str, set[str]]:
-        """Every stand and ME name each side has had, from every roster (each
-        roster's names carried once read: removed stands stay secret without
-        reading every roster again, see :mod:`automation.pbem.carry`)."""
-        names: dict[str, set[str]] = {}
-        for name in book.sheet_names:
-            kind = kind_of(name)
-            if kind is None or kind.id != K.ROSTER.id:
-                continue
-            found = (roster_names(book, name) if carried is None
-                     else carried.get("roster names", name, lambda: roster_names(book, name)))
-            for side, listed in found.items():
-                names.setdefault(side, set()).update(listed)
+        """Every stand and ME name each side has had, from every roster (the
+        names of the rosters read before carried as one set: removed stands
+        stay secret without reading every roster again, see
+        :meth:`automation.pbem.carry.Carried.fold`)."""
+        rosters = [name for name in book.sheet_names if (kind := kind_of(name)) is not None and kind.id == K.ROSTER.id]
+        if carried is None:
+            names: dict[str, set[str]] = {}
+            for name in rosters:
+                for side, listed in roster_names(book, name).items():
+                    names.setdefault(side, set()).update(listed)
+        else:
+            names = carried.fold("roster names", rosters, lambda name: roster_names(book, name))
         if planned is not None:
             for s in planned.run.state.roster.stands:
                 names.setdefault(s.side, set()).update((s.id, s.me))

@@ -32,12 +32,13 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 FORMAT = 1
 SUFFIX = ".carried"
+FOLD = ""  # the entry of a fold (Carried.fold): no sheet has an empty name
 _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 
@@ -160,6 +161,40 @@ class Carried:
         self._changed.add(what)
         return value
 
+    def fold(self, what: str, sheets: Sequence[str], read: Callable[[str], dict[str, list[str]]]) -> dict[str, set[str]]:
+        """The union, key by key, of ``read(sheet)`` over ``sheets`` (side ->
+        names), carried as one value with the stamps of the sheets it was
+        taken from: while those sheets are unchanged, only sheets added after
+        them are read (each date adds a roster: one is read, not a hundred).
+        Any other change reads them all again, each through :meth:`get`."""
+        merged: dict[str, set[str]] = {}
+
+        def add(found: dict[str, list[str]]) -> None:
+            for key, names in found.items():
+                merged.setdefault(key, set()).update(names)
+        stamps = [self.stamp(name) for name in sheets]
+        if self.folder is None or None in stamps:
+            for name in sheets:
+                add(read(name))
+            return merged
+        entries = self._entries(what)
+        held = entries.get(FOLD)
+        start = 0
+        if isinstance(held, list) and len(held) == 2 and isinstance(held[0], list) and isinstance(held[1], dict) \
+                and held[0] == stamps[:len(held[0])]:
+            add(held[1])
+            start = len(held[0])
+        else:
+            for name in sheets:
+                add(self.get(what + " of each", name, lambda name=name: read(name)))
+            start = len(sheets)
+        for name in sheets[start:]:
+            add(read(name))
+        if held is None or held[0] != stamps:
+            entries[FOLD] = [stamps, {key: sorted(names) for key, names in merged.items()}]
+            self._changed.add(what)
+        return merged
+
     def save(self) -> None:
         """Write what was computed (best effort: a folder that cannot be written
         only means the work is done again next time)."""
@@ -169,7 +204,7 @@ class Carried:
         try:
             self.folder.mkdir(exist_ok=True)
             for what in sorted(self._changed):
-                sheets = {k: v for k, v in self._loaded[what].items() if k in present}
+                sheets = {k: v for k, v in self._loaded[what].items() if k in present or k == FOLD}
                 text = json.dumps({"what": what, "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(what), lambda fh, data=text.encode("utf-8"): fh.write(data))

@@ -25,7 +25,7 @@ import hmac
 import json
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,15 +211,43 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
             continue
         if kind.id not in latest_only and not fits(name):
             continue
+        kept: Sequence[Sequence[Any]] | None
         if carried is None or kind.id in latest_only:
             kept = side_view(book, name, kind, side, public)
-        else:
-            kept = carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
+        else:  # whether the side sees the sheet is carried apart from its rows, read only if used
+            def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
+                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
+            seen = carried.get(f"seen:{side}", name, lambda view=view: view() is not None)  # type: ignore[misc]
+            kept = Later(view) if seen else None
         if kept is not None:
             stamp = carried.stamp(name) if carried is not None and kind.id not in latest_only else None
             source = f"rows:{side}|{name}|{stamp}" if stamp else ""
             out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab), source=source))
     return out
+
+
+class Later(Sequence[Sequence[Any]]):
+    """A sheet's rows, taken from ``load`` when first used: a sealed sheet
+    whose finished part and rolls an earlier export carried is written
+    without its rows being read at all."""
+
+    def __init__(self, load: Callable[[], Sequence[Sequence[Any]] | None]) -> None:
+        self._load: Callable[[], Sequence[Sequence[Any]] | None] | None = load
+        self._rows: Sequence[Sequence[Any]] = ()
+
+    def _all(self) -> Sequence[Sequence[Any]]:
+        if self._load is not None:
+            self._rows, self._load = self._load() or (), None
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Sequence[Any]]:
+        return iter(self._all())
 
 
 def side_view(book: Any, name: str, kind: SheetKind, side: str, public: set[str]) -> list[list[Any]] | None:
@@ -243,6 +271,9 @@ def side_view(book: Any, name: str, kind: SheetKind, side: str, public: set[str]
 
 # ------------------------------------------------------------------ scrubbing
 
+_WORD = re.compile(r"[\w-]+")
+
+
 def secret_pattern(secret: dict[str, str]) -> re.Pattern[str] | None:
     """The secret names as whole words, the longest first (None: no name)."""
     names = sorted((n for n in secret if n), key=len, reverse=True)
@@ -251,32 +282,96 @@ def secret_pattern(secret: dict[str, str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
 
 
+@dataclass(frozen=True)
+class Names:
+    """Finding and replacing the secret names of ``secret`` (name -> alias) as
+    whole words: a name is never part of a longer run of word characters and
+    hyphens. When every name is such a run itself (stand and ME names are),
+    a name is found exactly where a whole run equals it, so a text's runs are
+    looked up in the names (a set) instead of matching every name at every
+    place; otherwise the names are one pattern, the longest first.
+
+    Either way each run of a name is a whole run of a text holding it (the
+    name's own characters or the pattern's bounds end it), so a text whose
+    runs (its "words") are known to lack a run of every name holds none of
+    them, without being searched."""
+
+    secret: dict[str, str]
+    pattern: re.Pattern[str] | None
+    runs: tuple[tuple[str, ...], ...]  # each name's runs (names that are not single runs only)
+
+    @classmethod
+    def of(cls, secret: dict[str, str]) -> Names:
+        if all(_WORD.fullmatch(n) for n in secret if n):
+            return cls(secret, None, ())
+        return cls(secret, secret_pattern(secret), tuple(tuple(_WORD.findall(n)) for n in secret if n))
+
+    def found_in(self, texts: Callable[[], Sequence[str]], words: Callable[[], Iterable[str]] | None = None) -> bool:
+        """Whether a name is in ``texts()``; ``words()``: the runs of word
+        characters and hyphens of those texts, if known (then the texts are
+        asked for only if those runs cannot tell)."""
+        if not self.secret:
+            return False
+        if words is not None:
+            known = set(words())
+            if self.pattern is None:
+                return not self.secret.keys().isdisjoint(known)
+            if not any(all(r in known for r in runs) for runs in self.runs):
+                return False
+        if self.pattern is None:
+            return not self.secret.keys().isdisjoint(_WORD.findall("\x00".join(texts())))
+        return self.pattern.search("\x00".join(texts())) is not None  # one search (no name holds \x00)
+
+    def sub(self, text: str, seen: set[str] | None = None) -> str:
+        """``text`` with each name its alias (each name replaced added to ``seen``)."""
+        def alias(m: re.Match[str]) -> str:
+            word = m.group(0)
+            if word not in self.secret:
+                return word
+            if seen is not None:
+                seen.add(word)
+            return self.secret[word]
+        return (self.pattern or _WORD).sub(alias, text)
+
+
 def scrubber(secret: dict[str, str]) -> Any:
     """A function replacing each secret name (whole words) with its alias."""
-    pattern = secret_pattern(secret)
-    if pattern is None:
+    if not any(secret):
         return lambda text: text
-    return lambda text: pattern.sub(lambda m: secret[m.group(0)], text)
+    return Names.of(secret).sub
 
 
-def scrub(sheets: list[OutSheet], secret: dict[str, str]) -> list[OutSheet]:
+def words_of(texts: Iterable[str]) -> list[str]:
+    """The distinct runs of word characters and hyphens of ``texts``, sorted."""
+    return sorted(set(_WORD.findall("\x00".join(texts))))
+
+
+def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | None = None) -> list[OutSheet]:
     """``sheets`` with every secret name made its alias. A sheet's ``source``
-    grows the names replaced in it: its rows are a function of both."""
-    pattern = secret_pattern(secret)
-    if pattern is None:
+    grows the names replaced in it: its rows are a function of both. With
+    ``carried``, the words of a sheet with a ``source`` are taken as an earlier
+    run found them (the names a side may not see grow as the enemy buys, so
+    every sheet is looked at again on every export)."""
+    if not any(secret):
         return list(sheets)
+    names = Names.of(secret)
     out = []
     for s in sheets:
         found: set[str] = set()
 
-        def alias(m: re.Match[str]) -> str:
-            found.add(m.group(0))
-            return secret[m.group(0)]
-
-        # one search over the sheet's texts (joined by a character no cell name holds) finds most sheets clean
-        texts = "\x00".join(v for r in s.rows for v in r if isinstance(v, str))
-        rows = [[pattern.sub(alias, v) if isinstance(v, str) else v for v in r] for r in s.rows] \
-            if pattern.search(texts) else s.rows
+        def texts(rows: Sequence[Sequence[Any]] = s.rows) -> list[str]:
+            return [v for r in rows for v in r if isinstance(v, str)]
+        words = None
+        if carried is not None and s.source:
+            words = (lambda s=s: carried.get_keyed("words", s.name, s.source, lambda: words_of(texts(s.rows))))
+        rows: Sequence[Sequence[Any]]
+        if words is not None and names.pattern is None:  # the names replaced are the words that are names
+            found = set(names.secret.keys() & set(words()))
+            rows = Later(lambda s=s: [[names.sub(v) if isinstance(v, str) else v for v in r] for r in s.rows]) \
+                if found else s.rows
+        else:
+            rows = [[names.sub(v, found) if isinstance(v, str) else v for v in r] for r in s.rows] \
+                if names.found_in(texts, words) else s.rows
         source = s.source
         if source:
             replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
@@ -403,7 +498,7 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     carried = Carried.of(book, sorted(campaign_dates(book)))
     sheets += view.side_sheets(book, planned, side, carried)
     secret = view.secret_names(book, planned, side, key, carried)
-    sheets = scrub(sheets, secret)
+    sheets = scrub(sheets, secret, carried)
     sheets.append(dice_audit(sheets, key, commitment, side, carried))
     carried.save()
     return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side), carried.context)

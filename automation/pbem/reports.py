@@ -69,7 +69,18 @@ def kind_of(name: str, kinds: Iterable[SheetKind] | None = None) -> SheetKind | 
     """The sheet kind a sheet's name belongs to (static titles first)."""
     if kinds is None:
         return _default_kind(name)
-    return _kind_of(name, list(kinds))
+    kinds = tuple(kinds)
+    ids = tuple(map(id, kinds))  # the kinds' identities: _KINDS holds them, so no identity is used twice
+    _KINDS.setdefault(ids, kinds)
+    return _kind_among(name, ids)
+
+
+_KINDS: dict[tuple[int, ...], tuple[SheetKind, ...]] = {}  # each set of kinds asked about, by the kinds' identities
+
+
+@functools.lru_cache(maxsize=65536)
+def _kind_among(name: str, ids: tuple[int, ...]) -> SheetKind | None:
+    return _kind_of(name, list(_KINDS[ids]))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -55,13 +55,39 @@ class OutSheet:
     form: Any = None  # an automation.workbook.forms.model.Form: the sheet is that form, drawn by its own module
     source: str = ""  # what the rows are a function of (a sealed sheet's stamp ...): its part may be carried
     # runs of the rows after the header, in order: (what that run is a function of, or "" for nothing carried,
-    # how many rows): each carried run's XML may be taken as an earlier export deflated it (the Dice audit)
+    # how many rows): each carried run's XML may be taken as an earlier export deflated it (the Dice audit).
+    # Rows that work out their cells when read (automation.audit.player.CommittedRows) say their ``width`` and
+    # ``last_cell(start, stop)`` without it, so a carried run's rows are never read.
     segments: Sequence[tuple[str, int]] = ()
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
     longest = max((len(str(r[col])) for r in rows[:200] if col < len(r) and r[col] is not None), default=8)
     return float(min(max(longest + 2, 8), MAX_WIDTH))
+
+
+def _workbook_class() -> type:
+    """XlsxWriter's Workbook, with its check that a new sheet's name is not
+    taken made against a set of the names taken: XlsxWriter compares it with
+    every sheet already added, which is quadratic in an export of a long
+    campaign (hundreds of sheets). Its other checks of the name are its own."""
+    import xlsxwriter
+    from xlsxwriter.exceptions import DuplicateWorksheetName
+
+    class Book(xlsxwriter.Workbook):
+        def _check_sheetname(self, sheetname: str, is_chartsheet: bool = False) -> str:
+            taken: set[str] = self.__dict__.setdefault("_taken_names", set())
+            if sheetname and sheetname.lower() in taken:
+                raise DuplicateWorksheetName(f"Sheetname '{sheetname}', with case ignored, is already in use.")
+            added, self.worksheets_objs = self.worksheets_objs, []  # the names are checked against the set above
+            try:
+                name = super()._check_sheetname(sheetname, is_chartsheet)
+            finally:
+                self.worksheets_objs = added
+            taken.add(name.lower())
+            return name
+
+    return Book
 
 
 def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
@@ -71,7 +97,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
     (:mod:`automation.pbem.partstore`)."""
     import xlsxwriter
 
-    book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_urls": False,
+    book = _workbook_class()(str(path), {"strings_to_formulas": False, "strings_to_urls": False,
                                            "strings_to_numbers": False, "in_memory": True})
     book.set_properties({"title": "", "subject": "", "author": "", "manager": "", "company": "", "category": "",
                          "keywords": "", "comments": "", "status": "", "created": NEUTRAL_DATE})
@@ -105,7 +131,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                     ws.repeat_rows(0, 0)
                     ws._assemble_xml_file = _nothing
                     continue
-            width = max((len(r) for r in sheet.rows), default=0)
+            width = getattr(sheet.rows, "width", None) or max((len(r) for r in sheet.rows), default=0)
             codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
             widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
                       for c in range(width)]
@@ -267,7 +293,8 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
         found = parts.get(key) if key else None
         piece: str | Piece
         if found is not None:
-            end_row, end_col = _last_cell(sheet.rows, at, stop)
+            last_cell = getattr(sheet.rows, "last_cell", None)  # rows that know it without being read
+            end_row, end_col = last_cell(at, stop) if last_cell else _last_cell(sheet.rows, at, stop)
             piece = Piece(found, rebuild=lambda a=at, b=stop: _sheet_data(sheet, codes, widths, styles,
                                                                          columns, a, b)[0])
         else:

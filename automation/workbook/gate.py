@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import weakref
 import posixpath
 import zipfile
 from dataclasses import dataclass
@@ -111,6 +112,9 @@ class _Refused(Exception):
         self.why = why
 
 
+_PASSED: weakref.WeakValueDictionary[tuple[str, str, Limits], Gate] = weakref.WeakValueDictionary()
+
+
 class Gate:
     """A workbook's bytes after the checks of steps 1 and 2; :meth:`check_sheet`
     does step 3 for one sheet. ``archive`` reads the parts (central directory
@@ -126,6 +130,18 @@ class Gate:
             self._check_structure()
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+
+    @classmethod
+    def of(cls, where: str | Path, data: bytes, limits: Limits = MASTER, *, digest: str) -> Gate:
+        """The gate of ``data``, whose SHA-256 (hex) is ``digest``: a gate this
+        process already passed for the same bytes, place and limits, while
+        it is still in use (a refit's reader and its writer read the same
+        file once each), or a new one."""
+        key = (digest, str(where), limits)
+        found = _PASSED.get(key)
+        if found is None:
+            found = _PASSED[key] = cls(where, data, limits)
+        return found
 
     # ------------------------------------------------------------------ parts
 

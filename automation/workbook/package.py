@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import mmap
 import os
 import posixpath
 import re
@@ -133,13 +134,16 @@ def hidden_name(number: int, k: int) -> str:
 class _Package:
     """A parsed workbook package: zip members plus the XML parts the writer edits."""
 
-    def __init__(self, path: str, data: bytes) -> None:
+    def __init__(self, path: str, data: bytes, digest: str | None = None) -> None:
         self.where = path
-        self.gate = Gate(path, data)  # the same gate as every reader: nothing hostile reaches the parsers below
+        # the same gate as every reader (the reader's own, when it read these very bytes): nothing hostile
+        # reaches the parsers below
+        self.gate = Gate(path, data) if digest is None else Gate.of(path, data, digest=digest)
         self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
         self._rels: dict[str, list[_Rel]] = {}  # by part: the parsed documents are never changed in place
         self._sheets: list[_Sheet] | None = None
+        self._sources: set[str] | None = None  # the parts with relationships, lower case
         types = self.zip.get("[Content_Types].xml")
         main = next((r.target for r in self.rels("") if r.type.endswith("/officeDocument") and r.target), None)
         member = self.zip.get(main or "xl/workbook.xml")
@@ -166,8 +170,19 @@ class _Package:
 
     def rels(self, part: str) -> list[_Rel]:
         if part not in self._rels:
-            self._rels[part] = self._read_rels(part)
+            self._rels[part] = self._read_rels(part) if self.has_rels(part) else []
         return self._rels[part]
+
+    def has_rels(self, part: str) -> bool:
+        """Whether ``part`` has a relationships part (found from the zip's
+        names once, not by looking each part's up: most sheets have none)."""
+        if self._sources is None:
+            self._sources = set()
+            for m in self.zip.members:
+                folder, _, base = m.name.lower().rpartition("/")
+                if base.endswith(".rels") and (folder == "_rels" or folder.endswith("/_rels")):
+                    self._sources.add(posixpath.join(folder[:-len("_rels")], base[:-len(".rels")]))
+        return part.lower() in self._sources
 
     def _read_rels(self, part: str) -> list[_Rel]:
         member = self.zip.get(rels_name(part))
@@ -256,7 +271,8 @@ def _read(path: Path) -> bytes:
 def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, _Package]:
     real = Path(os.path.realpath(path))
     data = _read(real)
-    if expected_digest is not None and hashlib.sha256(data).hexdigest() != expected_digest.lower():
+    digest = None if expected_digest is None else hashlib.sha256(data).hexdigest()
+    if expected_digest is not None and digest != expected_digest.lower():
         raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
                                 "nothing was written")
     for lock in (real.with_name("~$" + real.name), real.with_name(f".~lock.{real.name}#")):
@@ -269,7 +285,7 @@ def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byt
     except OSError as exc:
         raise WorkbookFileError(f"{path}: cannot be opened for writing; is it open in another program? "
                                 f"({exc.strerror or exc})") from None
-    return real, data, _Package(str(path), data)
+    return real, data, _Package(str(path), data, digest)
 
 
 def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
@@ -290,13 +306,14 @@ def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict
             write_zip(fh, pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
             fh.flush()
             os.fsync(fh.fileno())
-            fh.seek(0)
-            check = parse_zip(fh.read(), str(path))  # the new zip reads back with the right CRCs
-            if any(check.read(name) != data for name, data in replaced.items()) or \
-                    any(check.get(name) is None or check.get(name).crc != zlib.crc32(data) for name, data in added):
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as written:  # read back, not copied
+                check = parse_zip(written, str(path))  # the new zip reads back with the right CRCs
+                good = all(check.read(name) == data for name, data in replaced.items()) and \
+                    all(check.get(name) is not None and check.get(name).crc == zlib.crc32(data) for name, data in added)
+                del check
+            if not good:
                 raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; "
                                         "nothing was written")
-            del check
         os.chmod(tmp, os.stat(real).st_mode & 0o7777)
         if not _same_bytes(real, before):
             raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")

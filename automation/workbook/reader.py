@@ -138,8 +138,8 @@ class Workbook:
         self.path = Path(path)
         if data is None:
             data = read_file(self.path, (limits or MASTER).file_bytes)
-        self._gate = Gate(self.path, data, limits or MASTER)
         self.digest = hashlib.sha256(data).hexdigest()
+        self._gate = Gate.of(self.path, data, limits or MASTER, digest=self.digest)
         from python_calamine import CalamineWorkbook
 
         try:
@@ -147,6 +147,7 @@ class Workbook:
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
         self.sheet_names: list[str] = list(self._book.sheet_names)
+        self._names = set(self.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
@@ -158,7 +159,9 @@ class Workbook:
         return self._gate
 
     def has(self, name: str) -> bool:
-        return name in self.sheet_names
+        if len(self._names) != len(self.sheet_names):  # the names as a set (kept in step if the list is changed)
+            self._names = set(self.sheet_names)
+        return name in self._names
 
     def part_stamp(self, name: str) -> str | None:
         """The CRC-32 and sizes, from the zip directory, of the part(s) sheet

@@ -41,20 +41,23 @@ def unescape(text: str) -> str:
     return re.sub(r"&(#[xX][0-9A-Fa-f]+|#[0-9]+|amp|lt|gt|quot|apos);", one, text) if "&" in text else text
 
 
-@dataclass(frozen=True, eq=False)
 class XNode:
-    """One element: where its start tag, content and end lie in the document text."""
+    """One element: where its start tag, content and end lie in the document text.
 
-    qname: str
-    ns: str
-    local: str
-    attrs: Mapping[str, str]
-    nsmap: Mapping[str, str]
-    start: int
-    inner_start: int
-    inner_end: int
-    end: int
-    children: tuple["XNode", ...]
+    A plain class with slots, not a dataclass: a large part has tens of
+    thousands of elements, and building them is most of parsing it. Nodes are
+    compared by identity and never changed once parsed."""
+
+    __slots__ = ("qname", "ns", "local", "attrs", "nsmap", "start", "inner_start", "inner_end", "end", "children")
+
+    def __init__(self, qname: str, ns: str, local: str, attrs: Mapping[str, str], nsmap: Mapping[str, str],
+                 start: int, inner_start: int, inner_end: int, end: int, children: tuple["XNode", ...]) -> None:
+        self.qname, self.ns, self.local, self.attrs, self.nsmap = qname, ns, local, attrs, nsmap
+        self.start, self.inner_start, self.inner_end, self.end, self.children = \
+            start, inner_start, inner_end, end, children
+
+    def __repr__(self) -> str:
+        return f"<XNode {self.qname} at {self.start}>"
 
     @property
     def prefix(self) -> str:
@@ -103,83 +106,91 @@ class Edit:
     text: str
 
 
-_TOKEN = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<!.*?>"
-                    r"|<(/?)([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>", re.S)
+_START_TAG = re.compile(r"<[^\s/>!?]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*(/?)>")
 _ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
-
-
-def _element_names(data: bytes, part: str) -> list[str]:
-    """Every element's expanded name ("namespace local", or local), in document
-    order, as expat reads ``data``; a document type declaration (and with it
-    any entity) is refused."""
-    names: list[str] = []
-    parser = expat.ParserCreate(namespace_separator=" ")
-
-    def refuse(*_: object) -> None:
-        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.StartElementHandler = lambda name, _attrs: names.append(name)
-    parser.Parse(data, True)
-    return names
 
 
 def parse_xml(data: bytes, part: str) -> XmlDoc:
     """Parse one XML part safely (expat: no document type, so no entities) and
-    locate every element in its text."""
+    locate every element in its text.
+
+    expat is the only tokenizer: each element is placed where expat reports
+    its start and end tags (byte offsets of the part as UTF-8, turned into
+    offsets of its text), and a start tag's extent is matched only there."""
     encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
         "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
     declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
     if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
         raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
     try:
-        tags, text = _element_names(data, part), data.decode(encoding)
-    except (expat.ExpatError, UnicodeError, LookupError, ValueError) as exc:
+        text = data.decode(encoding)
+    except (UnicodeError, LookupError, ValueError) as exc:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
+    utf8 = data[3:] if encoding == "utf-8-sig" else data if encoding == "utf-8" else text.encode("utf-8")
+    ascii_only = utf8.isascii()
+    spot = [0, 0]  # the last (byte, character) offset converted: events come in document order
+
+    def char_at(byte: int) -> int:
+        if ascii_only:
+            return byte
+        b0, c0 = spot
+        spot[0], spot[1] = byte, c0 + len(utf8[b0:byte].decode("utf-8"))
+        return spot[1]
+
     # an open element: [qname, ns, local, attrs, nsmap, start, inner_start, children]
     stack: list[list] = []
-    order: list[str] = []
-    root: XNode | None = None
+    done: list[XNode] = []
     top_nsmap = {"xml": XML_NS}
-    for m in _TOKEN.finditer(text):
-        qname = m.group(2)
-        if qname is None:
-            continue
-        start, end = m.span()
-        if m.group(1):
-            if not stack or stack[-1][0] != qname:
-                raise WorkbookFileError(f"part {part}: unexpected </{qname}> at offset {start}")
-            q, ns, local, attrs, nsmap, s0, inner, children = stack.pop()
-            node = XNode(q, ns, local, attrs, nsmap, s0, inner, start, end, tuple(children))
+    parser = expat.ParserCreate("utf-8")
+    parser.buffer_text = True
+
+    def refuse(*_: object) -> None:
+        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
+
+    def start(qname: str, attrs: dict[str, str]) -> None:
+        at = char_at(parser.CurrentByteIndex)
+        tag = _START_TAG.match(text, at)
+        if tag is None:
+            raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
+        nsmap = stack[-1][4] if stack else top_nsmap
+        if attrs and "xmlns" in tag.group(0):  # declares namespaces of its own (else shares its parent's)
+            declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
+            if declared:
+                nsmap = {**nsmap, **declared}
+        prefix, _, local = qname.rpartition(":")
+        if prefix and prefix not in nsmap:
+            raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
+        end = tag.end()
+        if tag.group(1):  # <x/>: whole already
+            node = XNode(qname, nsmap.get(prefix, ""), local, attrs, nsmap, at, end, end, end, ())
+            (stack[-1][7] if stack else done).append(node)
+            stack.append([None])
         else:
-            raw = m.group(3)
-            if not raw:
-                attrs = {}
-            elif "&" in raw:
-                attrs = {k: unescape(a if a or not b else b) for k, a, b in _ATTR.findall(raw)}
-            else:
-                attrs = {k: a or b for k, a, b in _ATTR.findall(raw)}
-            nsmap = stack[-1][4] if stack else top_nsmap
-            if "xmlns" in raw:  # shared with the parent unless the element declares namespaces of its own
-                declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
-                if declared:
-                    nsmap = {**nsmap, **declared}
-            prefix, _, local = qname.rpartition(":")
-            if prefix and prefix not in nsmap:
-                raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
-            ns = nsmap.get(prefix, "")
-            order.append(f"{ns} {local}" if ns else local)
-            if not m.group(4):
-                stack.append([qname, ns, local, attrs, nsmap, start, end, []])
-                continue
-            node = XNode(qname, ns, local, attrs, nsmap, start, end, end, end, ())
-        if stack:
-            stack[-1][7].append(node)
-        else:
-            root = node
-    if root is None or stack or order != tags:
+            stack.append([qname, nsmap.get(prefix, ""), local, attrs, nsmap, at, end, []])
+
+    def finish(qname: str) -> None:
+        open_ = stack.pop()
+        if open_[0] is None:
+            return
+        q, ns, local, attrs, nsmap, s0, inner, children = open_
+        at = char_at(parser.CurrentByteIndex)
+        close = text.find(">", at)
+        if not text.startswith("</", at) or close < 0:
+            raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
+        node = XNode(q, ns, local, attrs, nsmap, s0, inner, at, close + 1, tuple(children))
+        (stack[-1][7] if stack else done).append(node)
+
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.StartElementHandler = start
+    parser.EndElementHandler = finish
+    try:
+        parser.Parse(utf8, True)
+    except expat.ExpatError as exc:
+        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
+    if len(done) != 1 or stack:
         raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
-    return XmlDoc(part, text, encoding, root)
+    return XmlDoc(part, text, encoding, done[0])
 
 
 def check_well_formed(data: bytes, part: str) -> None:

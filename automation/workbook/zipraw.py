@@ -3,6 +3,7 @@ keeps every member's original bytes, and a writer that copies untouched members
 raw and streams the result into a file (see the package's design notes)."""
 from __future__ import annotations
 
+import mmap
 import struct
 import zlib
 from dataclasses import dataclass
@@ -105,14 +106,15 @@ class RawZip:
 EMPTY = RawZip("(new)", (), b"", {})
 
 
-def parse_zip(data: bytes | memoryview, where: str) -> RawZip:
-    """The members of the zip in ``data``; members view ``data`` without copying it."""
+def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
+    """The members of the zip in ``data`` (bytes, or a file mapped in memory);
+    members view ``data`` without copying it."""
     view = memoryview(data)
 
     def refuse(why: str) -> WorkbookFileError:
         return WorkbookFileError(f"{where}: {why}")
 
-    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
     floor = max(0, len(data) - 65557)
     pos = data.rfind(b"PK\x05\x06", floor)

@@ -99,3 +99,40 @@ def test_undo_and_the_key_module_load_no_renderer_and_no_network_modules() -> No
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def _located(doc) -> list[str]:  # type: ignore[no-untyped-def]
+    return [doc.text[n.start:n.end] for n in _walk(doc.root)]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16"])
+def test_elements_are_placed_exactly_in_a_part_with_accents_and_in_every_encoding(encoding: str) -> None:
+    text = ('<?xml version="1.0" encoding="ENC"?>\n'
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets>'
+            '<sheet name="Straße ä &gt; ö" sheetId="1"/><sheet name="Ölfeld → 𝔘" sheetId="2" a=\'x>y\'></sheet>'
+            '</sheets><definedNames><definedName name="n">\'Straße ä &gt; ö\'!$A$1</definedName></definedNames>'
+            '</workbook>').replace("ENC", "UTF-16" if encoding == "utf-16" else "UTF-8")
+    doc = parse_xml(text.encode(encoding), "xl/workbook.xml")
+    sheets = doc.root.find("sheets")
+    assert sheets is not None
+    assert _located(doc)[2:4] == ['<sheet name="Straße ä &gt; ö" sheetId="1"/>',
+                                  '<sheet name="Ölfeld → 𝔘" sheetId="2" a=\'x>y\'></sheet>']
+    assert [s.get("name") for s in sheets.children] == ["Straße ä > ö", "Ölfeld → 𝔘"]
+    assert sheets.children[1].get("a") == "x>y"
+    assert sheets.children[1].inner_start == sheets.children[1].inner_end  # open and closed, nothing inside
+    names = doc.root.find("definedNames")
+    assert names is not None and doc.inner_text(names.children[0]) == "'Straße ä > ö'!$A$1"
+    assert doc.text[doc.root.start:doc.root.end].endswith("</workbook>")
+
+
+def test_a_large_part_is_located_element_by_element_as_elementtree_reads_it() -> None:
+    sheets = "".join(f'<sheet name="Réport {i} &amp; co" sheetId="{i}" r:id="rId{i}"/>' for i in range(1, 3000))
+    part = ('<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            f'<sheets>{sheets}</sheets></workbook>').encode()
+    doc = parse_xml(part, "xl/workbook.xml")
+    found = doc.root.find("sheets")
+    assert found is not None and len(found.children) == 2999
+    assert [n.get("name") for n in found.children] == [e.get("name") for e in ET.fromstring(part)[0]]
+    last = found.children[-1]
+    assert doc.text[last.start:last.end] == '<sheet name="Réport 2999 &amp; co" sheetId="2999" r:id="rId2999"/>'

@@ -1,0 +1,52 @@
+"""A refit reads its workbook once through the gate: the writer takes the
+gate the reader passed for the very same bytes, and a file changed in
+between is still refused."""
+from __future__ import annotations
+
+from automation.errors import WorkbookFileError
+from automation.workbook import gate as gate_module
+from automation.workbook.package import append_sheets, sheet_names
+from automation.workbook.reader import Workbook
+from automation.workbook.sheetgraft import NewSheet
+from automation.workbook import bf_sheets as K
+from tests.pbem.helpers import SPEND_DEC24, enter, run
+
+
+def counted_gates(monkeypatch) -> list[str]:
+    made: list[str] = []
+    real = gate_module.Gate.__init__
+
+    def init(self, where, data, limits=gate_module.MASTER):
+        made.append(str(where))
+        real(self, where, data, limits)
+
+    monkeypatch.setattr(gate_module.Gate, "__init__", init)
+    return made
+
+
+def test_a_refit_passes_its_workbook_through_the_gate_once(capsys, campaign, monkeypatch):
+    book = campaign("spend_dec24")
+    enter(book, K.SPEND, SPEND_DEC24, "Dec 24")
+    before = set(sheet_names(book))
+    made = counted_gates(monkeypatch)
+    code, out, err = run(capsys, "refit", book, "--quiet")
+    assert code == 0, err
+    assert made == [str(book)]
+    assert set(sheet_names(book)) - before  # it wrote
+
+
+def test_the_gate_passed_is_not_taken_for_other_bytes(campaign, tmp_path, monkeypatch):
+    book = campaign("spend_dec24")
+    reader = Workbook(book)
+    made = counted_gates(monkeypatch)
+    sheet = NewSheet("Notes x", [["a"], ["b"]])
+    append_sheets(book, [sheet], "one", expected_digest=reader.digest)
+    assert made == []  # the reader's gate: the same bytes
+    try:
+        append_sheets(book, [NewSheet("Notes y", [["a"]])], "two", expected_digest=reader.digest)
+    except WorkbookFileError as exc:
+        assert "changed since it was read" in str(exc)
+    else:
+        raise AssertionError("a workbook changed since it was read was written")
+    append_sheets(book, [NewSheet("Notes z", [["a"]])], "three")
+    assert made == [str(book)]  # new bytes: a new gate
