@@ -21,9 +21,14 @@ An export also keeps there the finished part of each sealed sheet it wrote
 (:mod:`automation.pbem.partstore`), and copies it into the next export.
 
 So ``export`` and ``import`` parse only the sheets added since their last run
-(and the few whose latest state they need); what a side's secrets are (every
-stand name the other side has had, removed stands included) is known from the
-carried names of each roster, without reading the rosters again.
+(and the few whose latest state they need). What a side's secrets are (every
+stand name the other side has had, removed stands included) is carried as one
+set with the stamps of the rosters it came from (:meth:`Carried.fold`): the
+next run reads only the rosters added since. An export carries, per sealed
+sheet, whether the side sees it, its rows and their words (the runs of
+letters, digits and hyphens a secret name is looked up in), each file read
+only when something asks for it: a sheet whose part and rolls were carried
+is written without its rows being read.
 """
 from __future__ import annotations
 

@@ -170,7 +170,7 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
 
 def _import_orders(book_path: Path, orders_path: Path, password: str | None, key_file: Path | None) -> str:
     from automation.pbem import guard, planning, views
-    from automation.service import plan_refit
+    from automation.service import prepare
     from automation.workbook.gate import returned_limits
     from automation.workbook.package import NewSheet, append_sheets
 
@@ -247,7 +247,7 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
         if other != sheet and not book.has(other):
             extra[other] = views.stand_in(view, other, planned_now)
     try:
-        checked, _ = plan_refit(planning.Overlay(book, extra), key)
+        checked = prepare(planning.Overlay(book, extra), key).run  # the refit run in memory: no sheet drawn
     except WorkbookError as exc:
         raise refuse(masked.problems(list(exc.problems))) from None
     if checked.waiting is not None and checked.waiting.sheet == sheet:

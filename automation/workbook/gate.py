@@ -35,6 +35,7 @@ import posixpath
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 from xml.parsers import expat
@@ -122,9 +123,11 @@ class Gate:
 
     def __init__(self, where: str | Path, data: bytes, limits: Limits = MASTER) -> None:
         self.where, self.limits = str(where), limits
+        self.data: bytes | None = None  # the bytes and their SHA-256, for a gate made by Gate.of
+        self.digest: str | None = None
         self.archive = _open_zip(self.where, data, limits)
         self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
-        self._targets: dict[str, tuple[str, ...]] | None = None
+        self._targets: Mapping[str, tuple[str, ...]] | None = None
         self._checked: set[str] = set()
         try:
             self._check_structure()
@@ -141,7 +144,18 @@ class Gate:
         found = _PASSED.get(key)
         if found is None:
             found = _PASSED[key] = cls(where, data, limits)
+            found.data, found.digest = data, digest
         return found
+
+    @staticmethod
+    def passed_for(where: str | Path, data: bytes, limits: Limits = MASTER) -> Gate | None:
+        """A gate still in use that :meth:`of` passed for exactly ``data`` (its
+        bytes compared, not hashed) at ``where`` with ``limits``; its
+        ``digest`` is then that of ``data``."""
+        for (_, place, lim), gate in list(_PASSED.items()):
+            if place == str(where) and lim == limits and (gate.data is data or gate.data == data):
+                return gate
+        return None
 
     # ------------------------------------------------------------------ parts
 
@@ -252,7 +266,7 @@ class Gate:
 
     # ------------------------------------------------------------------ sheets
 
-    def sheet_targets(self) -> dict[str, tuple[str, ...]]:
+    def sheet_targets(self) -> Mapping[str, tuple[str, ...]]:
         """Sheet name -> every part it may be read from (usually one)."""
         if self._targets is None:
             try:
@@ -261,19 +275,19 @@ class Gate:
                 raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
         return self._targets
 
-    def _sheet_targets(self) -> dict[str, tuple[str, ...]]:
+    def _sheet_targets(self) -> Mapping[str, tuple[str, ...]]:
         rels_info = self.info("xl/_rels/workbook.xml.rels")
         targets: dict[str, list[str]] = {}
         for rel in _elements(self._stream(rels_info.filename), "Relationship") if rels_info else ():
             if rel.get("TargetMode") != "External" and rel.get("Target"):
-                targets.setdefault(rel.get("Id", ""), []).extend(self.resolve(rel["Target"]))
-        out: dict[str, list[str]] = {}
+                targets.setdefault(rel.get("Id", ""), []).append(rel["Target"])
+        rids: dict[str, list[str]] = {}
         for sheet in _elements(self._stream(self.info("xl/workbook.xml").filename), "sheet"):
             rid = next((sheet[f"{r} id"] for r in REL_NS if f"{r} id" in sheet), None)
             name = sheet.get("name")
             if name is not None and rid is not None:
-                out.setdefault(name, []).extend(p for p in targets.get(rid, ()) if p not in out.get(name, ()))
-        return {k: tuple(v) for k, v in out.items()}
+                rids.setdefault(name, []).append(rid)
+        return _Targets(self, targets, rids)
 
     def check_sheet(self, name: str) -> None:
         """Refuse, before it is parsed, a sheet whose part holds a DTD or whose
@@ -307,6 +321,30 @@ class Gate:
             if problems:
                 raise WorkbookError(problems, self.where)
             self._checked.add(part)
+
+
+class _Targets(Mapping[str, tuple[str, ...]]):
+    """Sheet name -> the parts it may be read from, each resolved when first
+    asked for (a command reads a few of a long campaign's sheets)."""
+
+    def __init__(self, gate: Gate, targets: dict[str, list[str]], rids: dict[str, list[str]]) -> None:
+        self._gate, self._targets, self._rids = gate, targets, rids
+        self._done: dict[str, tuple[str, ...]] = {}
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        if name not in self._done:
+            found: list[str] = []
+            for rid in self._rids[name]:
+                for target in self._targets.get(rid, ()):
+                    found += [p for p in self._gate.resolve(target) if p not in found]
+            self._done[name] = tuple(found)
+        return self._done[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rids)
+
+    def __len__(self) -> int:
+        return len(self._rids)
 
 
 class _PrologDone(Exception):

@@ -186,13 +186,36 @@ def has_zip64(extra: bytes) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_zip` wrote: ``size`` bytes, ending with ``directory``
+    (the central directory and its end record) at ``directory_at``; each
+    member written anew (not copied) at its offset, as header and data."""
+
+    size: int
+    directory_at: int
+    directory: bytes
+    new: dict[str, tuple[int, bytes, bytes]]
+
+    def check(self, data: bytes | mmap.mmap) -> bool:
+        """Whether ``data`` (the file read back) holds exactly what was written
+        but the untouched members' bytes (copied as they were)."""
+        if len(data) != self.size or data[self.directory_at:] != self.directory:
+            return False
+        for at, head, body in self.new.values():
+            if data[at:at + len(head)] != head or data[at + len(head):at + len(head) + len(body)] != body:
+                return False
+        return True
+
+
 def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated], removed: set[str],
-              added: Sequence[tuple[str, bytes | Deflated]]) -> int:
+              added: Sequence[tuple[str, bytes | Deflated]]) -> Written:
     """Write ``source`` to ``out`` (streamed), copying untouched members raw and
     replacing, dropping (lower-cased names) and adding members (data, deflated
-    here, or :class:`Deflated` already); the bytes written."""
+    here, or :class:`Deflated` already)."""
     central = bytearray()
     written = 0
+    new: dict[str, tuple[int, bytes, bytes]] = {}
     plan: list[tuple[str, bytes | None, RawMember | None]] = [
         (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
     plan += [(name, data, None) for name, data in added]
@@ -223,6 +246,7 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
         head = b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name
         out.write(head)
         out.write(body)
+        new[name.lower()] = (offset, head, body)
         written += len(head) + len(body)
         central += (b"PK\x01\x02" + struct.pack("<H", made) + fields
                     + struct.pack("<HHHHHII", len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
@@ -231,6 +255,6 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
     eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), written,
                        len(source.comment))
-    out.write(central)
-    out.write(eocd + source.comment)
-    return written + len(central) + len(eocd) + len(source.comment)
+    directory = bytes(central) + eocd + source.comment
+    out.write(directory)
+    return Written(written + len(directory), written, directory, new)

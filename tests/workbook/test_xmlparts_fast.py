@@ -136,3 +136,40 @@ def test_a_large_part_is_located_element_by_element_as_elementtree_reads_it() ->
     assert [n.get("name") for n in found.children] == [e.get("name") for e in ET.fromstring(part)[0]]
     last = found.children[-1]
     assert doc.text[last.start:last.end] == '<sheet name="Réport 2999 &amp; co" sheetId="2999" r:id="rId2999"/>'
+
+
+def test_the_file_read_back_must_hold_the_directory_and_every_part_written_anew() -> None:
+    import io
+    import mmap
+    import tempfile
+    import zipfile
+
+    from automation.workbook.package import _inflates_to
+    from automation.workbook.zipraw import parse_zip, write_zip
+
+    source = io.BytesIO()
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet>" + "x" * 500 + "</worksheet>")
+    raw = parse_zip(source.getvalue(), "book.xlsx")
+    out = io.BytesIO()
+    text = b"<Types><Override/></Types>"
+    wrote = write_zip(out, raw, {"[content_types].xml": text}, set(), [("xl/worksheets/sheet2.xml", b"<w/>")])
+    data = out.getvalue()
+    assert wrote.size == len(data) and wrote.check(data)
+    assert parse_zip(data, "new").read("[Content_Types].xml") == text  # a zip as any reader reads it
+    record = wrote.new["[content_types].xml"]
+    with tempfile.TemporaryFile() as fh:
+        fh.write(data)
+        fh.flush()
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:
+            assert _inflates_to(back, record, text) and not _inflates_to(back, record, text + b" ")
+
+    def flipped(at: int) -> bytes:
+        return data[:at] + bytes([data[at] ^ 1]) + data[at + 1:]
+    at, head, body = wrote.new["xl/worksheets/sheet2.xml"]
+    assert not wrote.check(flipped(at + len(head)))  # a part written anew
+    assert not wrote.check(flipped(wrote.directory_at + 3))  # the directory
+    assert not wrote.check(data[:-1])
+    untouched = raw.get("xl/worksheets/sheet1.xml")
+    assert untouched is not None and data.find(bytes(untouched.local)) >= 0  # copied as it was
