@@ -54,24 +54,19 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import mmap
 import os
 import posixpath
 import re
-import struct
-import tempfile
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
-from automation.workbook import undo_refs
+from automation.workbook import pkgfile, undo_refs
 from automation.workbook.gate import Gate
-from automation.workbook.lock import temp_prefix, writing
-from automation.workbook.xmlparts import check_well_formed
-from automation.workbook.zipraw import MAX_FILE, RawZip, parse_zip, write_zip
+from automation.workbook.lock import writing
+from automation.workbook.zipraw import RawZip, parse_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
     app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
@@ -256,115 +251,30 @@ class _Package:
 
 def file_digest(path: Path) -> str:
     """SHA-256 (hex) of the file's bytes, to pass back as ``expected_digest``."""
-    return hashlib.sha256(_read(Path(path))).hexdigest()
-
-
-def _read(path: Path) -> bytes:
-    try:
-        if not path.is_file():
-            raise WorkbookFileError(f"{path}: no such workbook")
-        if path.stat().st_size > MAX_FILE:
-            raise WorkbookFileError(f"{path}: 2 GB or more; refused")
-        return path.read_bytes()
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return hashlib.sha256(pkgfile.read(Path(path))).hexdigest()
 
 
 def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, _Package]:
-    real = Path(os.path.realpath(path))
-    data = _read(real)
-    known = Gate.passed_for(str(path), data)  # the reader's bytes, still in use: their digest is known
-    digest = known.digest if known is not None else \
-        None if expected_digest is None else hashlib.sha256(data).hexdigest()
-    if expected_digest is not None and digest != expected_digest.lower():
-        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
-                                "nothing was written")
-    for lock in (real.with_name("~$" + real.name), real.with_name(f".~lock.{real.name}#")):
-        if lock.exists():
-            raise WorkbookFileError(f"{path}: the workbook is open in Excel or LibreOffice ({lock.name} exists); "
-                                    "close it first")
-    try:
-        with open(real, "r+b"):
-            pass
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: cannot be opened for writing; is it open in another program? "
-                                f"({exc.strerror or exc})") from None
+    real, data, digest = pkgfile.read_for_change(path, expected_digest)
     return real, data, _Package(str(path), data, digest)
 
 
 def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
             removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
-    """Write the new package to a temporary file beside the workbook (streamed:
-    untouched members are copied raw), check it reads back, and move it over
-    the workbook. The parts edited as text are checked to be well-formed XML
-    once more (by expat, without building a tree: they are edits of parts the
-    gate and the parser accepted); the new sheets come from XlsxWriter and are
-    not parsed again."""
-    for name, data in replaced.items():
-        if name.lower().endswith((".xml", ".rels")):
-            check_well_formed(data, name)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
-        with os.fdopen(fd, "w+b") as fh:
-            wrote = write_zip(fh, pkg.zip, {k.lower(): v for k, v in replaced.items()}, removed, added)
-            fh.flush()
-            os.fsync(fh.fileno())
-            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:  # read back, not copied
-                # the file holds the directory and every part written anew as they were written, and each
-                # edited part inflates from it to its text
-                good = wrote.check(back) and all(_inflates_to(back, wrote.new[name.lower()], data)
-                                                  for name, data in replaced.items())
-            if not good:
-                raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; "
-                                        "nothing was written")
-        os.chmod(tmp, os.stat(real).st_mode & 0o7777)
-        if not _same_bytes(real, before):
-            raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")
-        os.replace(tmp, real)
-        tmp = None
-        if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
-            dir_fd = os.open(real.parent, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); it is unchanged") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _inflates_to(back: mmap.mmap, record: tuple[int, bytes, bytes], data: bytes) -> bool:
-    at, head, body = record
-    try:
-        stored = zlib.decompressobj(-15).decompress(back[at + len(head):at + len(head) + len(body)], len(data) + 1)
-    except zlib.error:
-        return False
-    return stored == data and struct.unpack_from("<I", head, 14)[0] == zlib.crc32(data)
-
-
-def _same_bytes(path: Path, data: bytes) -> bool:
-    """Whether the file at ``path`` still holds exactly ``data`` (compared a
-    megabyte at a time, as bytes: no hashing, no second copy of the workbook)."""
-    with open(path, "rb") as fh:
-        for at in range(0, len(data), 1 << 20):
-            if fh.read(1 << 20) != data[at:at + (1 << 20)]:
-                return False
-        return fh.read(1) == b""
+    """The workbook replaced by ``pkg`` changed (see :func:`automation.workbook.pkgfile.replace`)."""
+    pkgfile.replace(path, real, before, pkg.zip, replaced, removed, added)
 
 
 # --------------------------------------------------------------------------- API
 
 def sheet_names(path: Path) -> list[str]:
     """The workbook's sheet names, in workbook (tab) order."""
-    return [s.name for s in _Package(str(path), _read(Path(path))).sheets()]
+    return [s.name for s in _Package(str(path), pkgfile.read(Path(path))).sheets()]
 
 
 def list_batches(path: Path) -> list[Batch]:
     """The recorded batches, oldest first."""
-    return [r[2] for r in _Package(str(path), _read(Path(path))).records()]
+    return [r[2] for r in _Package(str(path), pkgfile.read(Path(path))).records()]
 
 
 def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None,

@@ -59,14 +59,14 @@ def test_a_password_protected_or_old_xls_file_is_refused_with_advice(tmp_path: P
 
 
 def test_a_workbook_that_cannot_be_opened_for_writing_is_refused(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import automation.workbook.package as package
+    import automation.workbook.pkgfile as pkgfile
 
     def refuse(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
         if "+" in mode or "w" in mode:
             raise PermissionError(13, "Permission denied")
         return open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(package, "open", refuse, raising=False)
+    monkeypatch.setattr(pkgfile, "open", refuse, raising=False)
     before = book.read_bytes()
     with pytest.raises(WorkbookFileError, match="cannot be opened for writing"):
         append_sheets(book, [report()], "Refit")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from automation.errors import WorkbookFileError
-from automation.workbook.package import _same_bytes
+from automation.workbook.pkgfile import same_bytes as _same_bytes
 from automation.workbook.xmlparts import XNode, check_well_formed, parse_xml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def test_the_file_read_back_must_hold_the_directory_and_every_part_written_anew(
     import tempfile
     import zipfile
 
-    from automation.workbook.package import _inflates_to
+    from automation.workbook.pkgfile import inflates_to as _inflates_to
     from automation.workbook.zipraw import parse_zip, write_zip
 
     source = io.BytesIO()

@@ -1,0 +1,123 @@
+"""The workbook file under a change (see :mod:`automation.workbook.package`):
+read once for it, refused while another program holds it, and replaced
+whole or not at all: the new package is written beside it, fsynced, read
+back and moved over it only if the file is still the one read."""
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Sequence
+
+from automation.errors import WorkbookFileError
+from automation.workbook.gate import Gate
+from automation.workbook.lock import temp_prefix
+from automation.workbook.xmlparts import check_well_formed
+from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, write_zip
+
+
+def read(path: Path) -> bytes:
+    """The workbook's bytes (a missing, unreadable or 2 GB file refused)."""
+    try:
+        if not path.is_file():
+            raise WorkbookFileError(f"{path}: no such workbook")
+        if path.stat().st_size > MAX_FILE:
+            raise WorkbookFileError(f"{path}: 2 GB or more; refused")
+        return path.read_bytes()
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, str | None]:
+    """The file behind ``path``, its bytes and their SHA-256 (None when not
+    needed): refused if it is not what was read (``expected_digest``), is open
+    in Excel or LibreOffice, or cannot be opened for writing."""
+    real = Path(os.path.realpath(path))
+    data = read(real)
+    known = Gate.passed_for(str(path), data)  # the reader's bytes, still in use: their digest is known
+    digest = known.digest if known is not None else \
+        None if expected_digest is None else hashlib.sha256(data).hexdigest()
+    if expected_digest is not None and digest != expected_digest.lower():
+        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
+                                "nothing was written")
+    for lock in (real.with_name("~$" + real.name), real.with_name(f".~lock.{real.name}#")):
+        if lock.exists():
+            raise WorkbookFileError(f"{path}: the workbook is open in Excel or LibreOffice ({lock.name} exists); "
+                                    "close it first")
+    try:
+        with open(real, "r+b"):
+            pass
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be opened for writing; is it open in another program? "
+                                f"({exc.strerror or exc})") from None
+    return real, data, digest
+
+
+def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dict[str, bytes],
+            removed: set[str], added: Sequence[tuple[str, bytes | Deflated]]) -> None:
+    """Write ``source`` changed (see :func:`automation.workbook.zipraw.write_zip`)
+    to a temporary file beside the workbook, check it reads back, and move it
+    over the workbook (``real``, still holding ``before``). The parts edited as
+    text are checked to be well-formed XML once more (by expat, without
+    building a tree: they are edits of parts the gate and the parser
+    accepted); the new sheets come from XlsxWriter and are not parsed again."""
+    for name, data in replaced.items():
+        if name.lower().endswith((".xml", ".rels")):
+            check_well_formed(data, name)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
+        with os.fdopen(fd, "w+b") as fh:
+            wrote = write_zip(fh, source, {k.lower(): v for k, v in replaced.items()}, removed, added)
+            fh.flush()
+            os.fsync(fh.fileno())
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:  # read back, not copied
+                # the file holds the directory and every part written anew as they were written, and each
+                # edited part inflates from it to its text
+                good = wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
+                                                  for name, data in replaced.items())
+            if not good:
+                raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; "
+                                        "nothing was written")
+        os.chmod(tmp, os.stat(real).st_mode & 0o7777)
+        if not same_bytes(real, before):
+            raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")
+        os.replace(tmp, real)
+        tmp = None
+        if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
+            dir_fd = os.open(real.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def inflates_to(back: bytes | mmap.mmap, record: tuple[int, bytes, bytes], data: bytes) -> bool:
+    """Whether a member written anew (its offset, local header and data, as
+    :class:`automation.workbook.zipraw.Written` keeps it) inflates from
+    ``back`` to ``data``, with ``data``'s CRC-32 in its header."""
+    at, head, body = record
+    try:
+        stored = zlib.decompressobj(-15).decompress(back[at + len(head):at + len(head) + len(body)], len(data) + 1)
+    except zlib.error:
+        return False
+    return stored == data and struct.unpack_from("<I", head, 14)[0] == zlib.crc32(data)
+
+
+def same_bytes(path: Path, data: bytes) -> bool:
+    """Whether the file at ``path`` still holds exactly ``data`` (compared a
+    megabyte at a time, as bytes: no hashing, no second copy of the workbook)."""
+    with open(path, "rb") as fh:
+        for at in range(0, len(data), 1 << 20):
+            if fh.read(1 << 20) != data[at:at + (1 << 20)]:
+                return False
+        return fh.read(1) == b""
