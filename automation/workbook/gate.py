@@ -32,6 +32,7 @@ import dataclasses
 import io
 import weakref
 import posixpath
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,11 @@ def column_letter(number: int) -> str:
     return out
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
+"""A relative target with nothing to decode or normalise: names of letters, digits, ``_``, ``-`` and
+inner dots (no ``.`` or ``..`` segment, no ``%``, ``\\``, ``//`` or leading ``/``)."""
+
+
 class _Refused(Exception):
     def __init__(self, why: str) -> None:
         self.why = why
@@ -168,6 +174,12 @@ class Gate:
         name: as the reader takes it (``/`` = package root, otherwise under
         ``base``, case-insensitive), and %-decoded and normalised as well."""
         found: list[str] = []
+        if _PLAIN.fullmatch(target) and base == "xl":  # nothing to decode or normalise: the two places it may name
+            for t in (target, "xl/" + target):
+                info = self._by_lower.get(t.lower())
+                if info is not None and info.filename not in found:
+                    found.append(info.filename)
+            return tuple(found)
         for raw in dict.fromkeys((target, unquote(target))):
             raw = raw.replace("\\", "/")
             tries = [raw[1:]] if raw.startswith("/") else [raw, posixpath.join(base, raw)]

@@ -135,7 +135,8 @@ class _Package:
         self.where = path
         # the same gate as every reader (the reader's own, when it read these very bytes): nothing hostile
         # reaches the parsers below
-        self.gate = Gate(path, data) if digest is None else Gate.of(path, data, digest=digest)
+        known = Gate.passed_for(path, data) if digest is None else None  # e.g. verify's reader's
+        self.gate = known or (Gate(path, data) if digest is None else Gate.of(path, data, digest=digest))
         self.zip: RawZip = parse_zip(data, path)
         self._docs: dict[str, XmlDoc] = {}
         self._rels: dict[str, list[_Rel]] = {}  # by part: the parsed documents are never changed in place

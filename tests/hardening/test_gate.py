@@ -167,3 +167,33 @@ def test_a_part_parsed_later_is_checked_when_it_is_parsed(tmp_path: Path) -> Non
     gate = Gate("book", master(tmp_path / "m", bomb_in_sheet_rels).read_bytes(), MASTER)  # not parsed yet: not read
     with pytest.raises(WorkbookFileError, match=r"sheet8\.xml\.rels declares a DTD or entities"):
         gate.check_part("xl/worksheets/_rels/SHEET8.xml.rels")
+
+
+SEGMENT = st.sampled_from(["worksheets", "Worksheets", "sheet1.xml", "SHEET1.XML", "a.b", ".", "..", "", "x%2Ey",
+                           "sheet%31.xml", "a..b", "x-y_z", "q.r.s", "\\", "xl"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.lists(SEGMENT, min_size=1, max_size=4).map("/".join), rooted=st.booleans())
+def test_a_plain_target_is_found_where_the_full_resolution_finds_it(target: str, rooted: bool) -> None:
+    import io
+    import zipfile
+
+    from automation.workbook import gate as gate_module
+
+    names = ["[Content_Types].xml", "xl/workbook.xml", "xl/worksheets/sheet1.xml", "worksheets/sheet1.xml",
+             "xl/a.b/x-y_z", "xl/x-y_z/q.r.s", "xl/xl/worksheets/sheet1.xml"]
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as z:
+        for name in names:
+            z.writestr(name, "<x/>" if name.endswith(".xml") else "x")
+    gate = Gate.__new__(Gate)
+    gate._by_lower = {i.filename.lower(): i for i in zipfile.ZipFile(io.BytesIO(data.getvalue())).infolist()}
+    target = ("/" if rooted else "") + target
+    fast = gate.resolve(target)
+    plain = gate_module._PLAIN
+    gate_module._PLAIN = re.compile(r"(?!)")  # every target resolved in full
+    try:
+        assert fast == gate.resolve(target)
+    finally:
+        gate_module._PLAIN = plain
