@@ -248,13 +248,7 @@ class ABtFView:
         :meth:`automation.pbem.carry.Carried.fold`) and the refit in memory."""
         sheets = [name for name in book.sheet_names
                   if (kind := abtf_kind(name)) is not None and kind.id in (K.UNITS.id, K.END.id)]
-        if carried is None:
-            ids: dict[str, set[str]] = {}
-            for name in sheets:
-                for side, listed in sheet_unit_ids(book, name).items():
-                    ids.setdefault(side, set()).update(listed)
-        else:
-            ids = carried.fold("unit ids", sheets, lambda name: sheet_unit_ids(book, name))
+        ids = Carried.union(carried, "unit ids", sheets, lambda name: sheet_unit_ids(book, name))
         if planned is not None:
             units = list(planned.run.state.units) + list(planned.inputs.end_units or ())
             for u in units:

@@ -212,13 +212,7 @@ class BattlefrontView:
         stay secret without reading every roster again, see
         :meth:`automation.pbem.carry.Carried.fold`)."""
         rosters = [name for name in book.sheet_names if (kind := kind_of(name)) is not None and kind.id == K.ROSTER.id]
-        if carried is None:
-            names: dict[str, set[str]] = {}
-            for name in rosters:
-                for side, listed in roster_names(book, name).items():
-                    names.setdefault(side, set()).update(listed)
-        else:
-            names = carried.fold("roster names", rosters, lambda name: roster_names(book, name))
+        names = Carried.union(carried, "roster names", rosters, lambda name: roster_names(book, name))
         if planned is not None:
             for s in planned.run.state.roster.stands:
                 names.setdefault(s.side, set()).update((s.id, s.me))

@@ -166,6 +166,19 @@ class Carried:
         self._changed.add(what)
         return value
 
+    @staticmethod
+    def union(carried: Carried | None, what: str, sheets: Sequence[str],
+              read: Callable[[str], dict[str, list[str]]]) -> dict[str, set[str]]:
+        """:meth:`fold` through ``carried``, or with nothing carried the union
+        of ``read(sheet)`` over every sheet."""
+        if carried is not None:
+            return carried.fold(what, sheets, read)
+        merged: dict[str, set[str]] = {}
+        for name in sheets:
+            for key, names in read(name).items():
+                merged.setdefault(key, set()).update(names)
+        return merged
+
     def fold(self, what: str, sheets: Sequence[str], read: Callable[[str], dict[str, list[str]]]) -> dict[str, set[str]]:
         """The union, key by key, of ``read(sheet)`` over ``sheets`` (side ->
         names), carried as one value with the stamps of the sheets it was
@@ -179,9 +192,7 @@ class Carried:
                 merged.setdefault(key, set()).update(names)
         stamps = [self.stamp(name) for name in sheets]
         if self.folder is None or None in stamps:
-            for name in sheets:
-                add(read(name))
-            return merged
+            return Carried.union(None, what, sheets, read)
         entries = self._entries(what)
         held = entries.get(FOLD)
         start = 0

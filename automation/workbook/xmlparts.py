@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 from xml.parsers import expat
 
 from automation.errors import WorkbookFileError
@@ -110,6 +110,17 @@ _START_TAG = re.compile(r"<[^\s/>!?]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'
 _ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
+def _parser(part: str, encoding: str | None, separator: str | None = None) -> Any:
+    """An expat parser that refuses a document type declaration (and with it any entity)."""
+    parser = expat.ParserCreate(encoding, separator)
+
+    def refuse(*_: object) -> None:
+        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    return parser
+
+
 def parse_xml(data: bytes, part: str) -> XmlDoc:
     """Parse one XML part safely (expat: no document type, so no entities) and
     locate every element in its text.
@@ -141,11 +152,7 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
     stack: list[list] = []
     done: list[XNode] = []
     top_nsmap = {"xml": XML_NS}
-    parser = expat.ParserCreate("utf-8")
-    parser.buffer_text = True
-
-    def refuse(*_: object) -> None:
-        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
+    parser = _parser(part, "utf-8")
 
     def start(qname: str, attrs: dict[str, str]) -> None:
         at = char_at(parser.CurrentByteIndex)
@@ -180,8 +187,6 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
         node = XNode(q, ns, local, attrs, nsmap, s0, inner, at, close + 1, tuple(children))
         (stack[-1][7] if stack else done).append(node)
 
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
     parser.StartElementHandler = start
     parser.EndElementHandler = finish
     try:
@@ -196,12 +201,7 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
 def check_well_formed(data: bytes, part: str) -> None:
     """Check that ``data`` is well-formed XML without a document type (expat,
     no tree built, every prefix bound): for parts this program edited as text."""
-    parser = expat.ParserCreate(namespace_separator=" ")
-
-    def refuse(*_: object) -> None:
-        raise WorkbookFileError(f"part {part}: a document type declaration is not allowed")
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
+    parser = _parser(part, None, " ")
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
