@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,6 +126,32 @@ class Problems:
             raise WorkbookError(list(dict.fromkeys(self.problems)), self.path, stopped=self.stopped)
 
 
+def _calamine(data: bytes) -> Any:
+    """calamine over exactly ``data``, the bytes the gate checked. Where the
+    system has anonymous in-memory files (Linux), they are put in one and
+    calamine opens it by its path: it then reads the parts it is asked for,
+    when asked. A file-like object it would first read whole into memory of
+    its own, growing it as it goes (0.1 s and twice the file's size for a
+    37 MB campaign). Elsewhere, or if that fails, the file-like object."""
+    from python_calamine import CalamineWorkbook
+
+    memfd = getattr(os, "memfd_create", None)
+    if memfd is not None and os.path.isdir("/proc/self/fd"):
+        fd = -1
+        try:
+            fd = memfd("musterroll-workbook", getattr(os, "MFD_CLOEXEC", 0))
+            view, written = memoryview(data), 0
+            while written < len(data):
+                written += os.write(fd, view[written:])
+            return CalamineWorkbook.from_path(f"/proc/self/fd/{fd}")  # its own descriptor: it reads on
+        except OSError:
+            pass
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    return CalamineWorkbook.from_filelike(io.BytesIO(data))
+
+
 class Workbook:
     """A campaign workbook opened for reading. Keeps the digest of the bytes it
     read, so a later write can refuse if the file changed on disk meanwhile.
@@ -140,10 +167,8 @@ class Workbook:
             data = read_file(self.path, (limits or MASTER).file_bytes)
         self.digest = hashlib.sha256(data).hexdigest()
         self._gate = Gate.of(self.path, data, limits or MASTER, digest=self.digest)
-        from python_calamine import CalamineWorkbook
-
         try:
-            self._book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+            self._book = _calamine(data)
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
         self.sheet_names: list[str] = list(self._book.sheet_names)
