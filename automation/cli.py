@@ -18,6 +18,11 @@ def _rulebook():
 
 
 def _table(table_id: str):
+    from automation.rulebook import find_table
+
+    found = find_table(table_id)  # the one rules file that defines it, not all of them
+    if found is not None:
+        return found
     book = _rulebook()
     try:
         return book.table(table_id)

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from automation.engine.tableload import build_system
-from automation.engine.tables import Rulebook, RuleSystem
+from automation.engine.tables import Rulebook, RuleSystem, Table
 from automation.errors import RulesError
 
 RULES_ENV = "MUSTERROLL_RULES"
@@ -50,3 +50,21 @@ def _load(folder: str) -> Rulebook:
 
 def load_rulebook(folder: Path | None = None) -> Rulebook:
     return _load(str(folder or rules_dir()))
+
+
+def find_table(table_id: str, folder: Path | None = None) -> Table | None:
+    """Table ``table_id`` as :meth:`Rulebook.table` finds it (the first system,
+    in file order, that has it), loading only the files whose text names it
+    (one, for a look-up such as ``musterroll odds``); None if none has it."""
+    root = Path(folder or rules_dir())
+    quoted = (f'"{table_id}"', f"'{table_id}'")
+    for path in sorted(root.glob("*.toml")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            continue  # the whole rulebook's loading says what is wrong with it
+        if any(q in text for q in quoted):
+            table = load_system(path).tables.get(table_id)
+            if table is not None:
+                return table
+    return None
