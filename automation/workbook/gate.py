@@ -154,6 +154,12 @@ class Gate:
         return found
 
     @staticmethod
+    def held(where: str | Path, digest: str, limits: Limits = MASTER) -> Gate | None:
+        """The gate :meth:`of` passed for the bytes whose SHA-256 is ``digest``
+        at ``where``, while their reader still holds it (None otherwise)."""
+        return _PASSED.get((digest.lower(), str(where), limits))
+
+    @staticmethod
     def passed_for(where: str | Path, data: bytes, limits: Limits = MASTER) -> Gate | None:
         """A gate still in use that :meth:`of` passed for exactly ``data`` (its
         bytes compared, not hashed) at ``where`` with ``limits``; its

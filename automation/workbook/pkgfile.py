@@ -37,10 +37,16 @@ def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byte
     needed): refused if it is not what was read (``expected_digest``), is open
     in Excel or LibreOffice, or cannot be opened for writing."""
     real = Path(os.path.realpath(path))
-    data = read(real)
-    known = Gate.passed_for(str(path), data)  # the reader's bytes, still in use: their digest is known
-    digest = known.digest if known is not None else \
-        None if expected_digest is None else hashlib.sha256(data).hexdigest()
+    held = Gate.held(str(path), expected_digest) if expected_digest is not None else None
+    if held is not None and held.data is not None:
+        # the bytes its reader read and still holds: not read again (before the new file takes the
+        # workbook's place, the workbook is compared with them whole)
+        data, digest = held.data, held.digest
+    else:
+        data = read(real)
+        known = Gate.passed_for(str(path), data)  # the reader's bytes, still in use: their digest is known
+        digest = known.digest if known is not None else \
+            None if expected_digest is None else hashlib.sha256(data).hexdigest()
     if expected_digest is not None and digest != expected_digest.lower():
         raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
                                 "nothing was written")
@@ -85,7 +91,8 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
                                         "nothing was written")
         os.chmod(tmp, os.stat(real).st_mode & 0o7777)
         if not same_bytes(real, before):
-            raise WorkbookFileError(f"{path}: the workbook changed while it was being updated; nothing was written")
+            raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
+                                    "nothing was written")
         os.replace(tmp, real)
         tmp = None
         if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable

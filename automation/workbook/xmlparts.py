@@ -2,9 +2,9 @@
 
 It keeps every byte it is not asked to change, so namespaces, prefixes,
 ``mc:Ignorable``, ``extLst`` and formatting survive (docProps/app.xml's sheet
-titles included). Every part is first parsed with expat, a document type (and
-so any entity) refused, and the tokenizer's element list is checked against
-that parse before any edit is made.
+titles included). Every part is parsed with expat, a document type (and so
+any entity) refused, and each element is placed where expat reports its
+start and end tags, so no edit lands anywhere but in an element expat read.
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""A refit reads its workbook once through the gate: the writer takes the
-gate the reader passed for the very same bytes, and a file changed in
-between is still refused."""
+"""A refit reads its workbook once, through the gate once: the writer takes
+the bytes its reader holds and the gate it passed for them, and a file
+changed in between is still refused, untouched."""
 from __future__ import annotations
 
 from automation.errors import WorkbookFileError
 from automation.workbook import gate as gate_module
+from automation.workbook import pkgfile
 from automation.workbook.package import append_sheets, sheet_names
 from automation.workbook.reader import Workbook
 from automation.workbook.sheetgraft import NewSheet
@@ -29,9 +30,13 @@ def test_a_refit_passes_its_workbook_through_the_gate_once(capsys, campaign, mon
     enter(book, K.SPEND, SPEND_DEC24, "Dec 24")
     before = set(sheet_names(book))
     made = counted_gates(monkeypatch)
+    reads = []
+    real_read = pkgfile.read
+    monkeypatch.setattr(pkgfile, "read", lambda path: reads.append(path) or real_read(path))
     code, out, err = run(capsys, "refit", book, "--quiet")
     assert code == 0, err
     assert made == [str(book)]
+    assert reads == []  # the writer took the bytes its reader holds (and compared the file with them)
     assert set(sheet_names(book)) - before  # it wrote
 
 
@@ -42,11 +47,14 @@ def test_the_gate_passed_is_not_taken_for_other_bytes(campaign, tmp_path, monkey
     sheet = NewSheet("Notes x", [["a"], ["b"]])
     append_sheets(book, [sheet], "one", expected_digest=reader.digest)
     assert made == []  # the reader's gate: the same bytes
+    changed = book.read_bytes()
     try:
         append_sheets(book, [NewSheet("Notes y", [["a"]])], "two", expected_digest=reader.digest)
     except WorkbookFileError as exc:
         assert "changed since it was read" in str(exc)
+        assert book.read_bytes() == changed and "Notes y" not in sheet_names(book)
     else:
         raise AssertionError("a workbook changed since it was read was written")
+    made.clear()
     append_sheets(book, [NewSheet("Notes z", [["a"]])], "three")
     assert made == [str(book)]  # new bytes: a new gate
