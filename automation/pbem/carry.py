@@ -37,7 +37,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -93,6 +93,15 @@ def _decode(obj: dict[str, Any]) -> Any:
     if kind in _TYPES:
         return _TYPES[kind].fromisoformat(obj["v"])
     return obj
+
+
+def _merged(found: Iterable[dict[str, list[str]]]) -> dict[str, set[str]]:
+    """The union, key by key, of the lists of names in ``found``."""
+    merged: dict[str, set[str]] = {}
+    for each in found:
+        for key, names in each.items():
+            merged.setdefault(key, set()).update(names)
+    return merged
 
 
 class Carried:
@@ -173,11 +182,7 @@ class Carried:
         of ``read(sheet)`` over every sheet."""
         if carried is not None:
             return carried.fold(what, sheets, read)
-        merged: dict[str, set[str]] = {}
-        for name in sheets:
-            for key, names in read(name).items():
-                merged.setdefault(key, set()).update(names)
-        return merged
+        return _merged(read(name) for name in sheets)
 
     def fold(self, what: str, sheets: Sequence[str], read: Callable[[str], dict[str, list[str]]]) -> dict[str, set[str]]:
         """The union, key by key, of ``read(sheet)`` over ``sheets`` (side ->
@@ -185,30 +190,20 @@ class Carried:
         taken from: while those sheets are unchanged, only sheets added after
         them are read (each date adds a roster: one is read, not a hundred).
         Any other change reads them all again, each through :meth:`get`."""
-        merged: dict[str, set[str]] = {}
-
-        def add(found: dict[str, list[str]]) -> None:
-            for key, names in found.items():
-                merged.setdefault(key, set()).update(names)
         stamps = [self.stamp(name) for name in sheets]
         if self.folder is None or None in stamps:
             return Carried.union(None, what, sheets, read)
         entries = self._entries(what)
         held = entries.get(FOLD)
-        start = 0
         if isinstance(held, list) and len(held) == 2 and isinstance(held[0], list) and isinstance(held[1], dict) \
                 and held[0] == stamps[:len(held[0])]:
-            add(held[1])
-            start = len(held[0])
+            merged = _merged([held[1], *(read(name) for name in sheets[len(held[0]):])])
+            if len(held[0]) == len(stamps):
+                return merged
         else:
-            for name in sheets:
-                add(self.get(what + " of each", name, lambda name=name: read(name)))
-            start = len(sheets)
-        for name in sheets[start:]:
-            add(read(name))
-        if held is None or held[0] != stamps:
-            entries[FOLD] = [stamps, {key: sorted(names) for key, names in merged.items()}]
-            self._changed.add(what)
+            merged = _merged(self.get(what + " of each", name, lambda name=name: read(name)) for name in sheets)
+        entries[FOLD] = [stamps, {key: sorted(names) for key, names in merged.items()}]
+        self._changed.add(what)
         return merged
 
     def save(self) -> None:

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import weakref
 import posixpath
 import re
+import weakref
 import zipfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 from xml.parsers import expat
@@ -146,11 +146,11 @@ class Gate:
         process already passed for the same bytes, place and limits, while
         it is still in use (a refit's reader and its writer read the same
         file once each), or a new one."""
-        key = (digest, str(where), limits)
+        key = (digest.lower(), str(where), limits)
         found = _PASSED.get(key)
         if found is None:
             found = _PASSED[key] = cls(where, data, limits)
-            found.data, found.digest = data, digest
+            found.data, found.digest = data, key[0]
         return found
 
     @staticmethod

@@ -42,11 +42,9 @@ def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byte
         # the bytes its reader read and still holds: not read again (before the new file takes the
         # workbook's place, the workbook is compared with them whole)
         data, digest = held.data, held.digest
-    else:
+    else:  # (the package takes a reader's gate for these bytes, if one is held: Gate.passed_for)
         data = read(real)
-        known = Gate.passed_for(str(path), data)  # the reader's bytes, still in use: their digest is known
-        digest = known.digest if known is not None else \
-            None if expected_digest is None else hashlib.sha256(data).hexdigest()
+        digest = None if expected_digest is None else hashlib.sha256(data).hexdigest()
     if expected_digest is not None and digest != expected_digest.lower():
         raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
                                 "nothing was written")
