@@ -35,6 +35,7 @@ import io
 import math
 import posixpath
 import re
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
@@ -172,8 +173,18 @@ def draw(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str], Cells]:
     from xlsxwriter.workbook import Workbook
 
     out = io.BytesIO()
-    book = Workbook(out, {"constant_memory": True, "strings_to_numbers": False,
-                          "strings_to_formulas": False, "strings_to_urls": False})
+    with tempfile.TemporaryDirectory(prefix="musterroll-draw-", ignore_cleanup_errors=True) as scratch:
+        return _draw_in(sheets, Workbook(out, {"constant_memory": True, "strings_to_numbers": False,
+                                               "strings_to_formulas": False, "strings_to_urls": False,
+                                               "tmpdir": scratch}), out)
+
+
+def _draw_in(sheets: Sequence[NewSheet], book: Workbook, out: io.BytesIO) -> tuple[bytes, dict[str, str], Cells]:
+    """:func:`draw` into ``book``, whose scratch files live in a folder of
+    their own: XlsxWriter keeps each sheet's rows in a file there while it
+    writes (constant memory, text inline) and leaves that file behind for a
+    sheet with no rows of its own (the cells of a plain sheet are put in
+    afterwards), so the folder goes as a whole once the book is closed."""
     numbers = {None: {}, "d": {"num_format": "yyyy-mm-dd"}, "t": {"num_format": "yyyy-mm-dd hh:mm"},
                "@": {"num_format": "@"}, "left": {"align": "left"}}
     formats = {(head, kind): book.add_format({**({"bold": True, "bottom": 1} if head else {}), **extra})
@@ -206,7 +217,12 @@ def draw(sheets: Sequence[NewSheet]) -> tuple[bytes, dict[str, str], Cells]:
             if sheet.chart is not None:
                 _chart(book, ws, sheet, sheet.chart)
     finally:
-        book.close()
+        try:
+            book.close()
+        finally:
+            for ws in book.worksheets():
+                if getattr(ws, "row_data_fh", None) is not None and not ws.row_data_fh.closed:
+                    ws.row_data_fh.close()  # else the folder cannot be removed on Windows
     return out.getvalue(), {}, cells
 
 
