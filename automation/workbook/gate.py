@@ -227,9 +227,11 @@ class Gate:
         except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
             raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the workbook") from None
 
-    def _scan(self, name: str, whole: bool) -> None:
+    def _scan(self, name: str, whole: bool, exact: bool = False) -> None:
         """Stream part ``name`` through expat: no DTD, bounded namespaces and
-        (``whole``) elements; read to its end so its size and CRC are checked."""
+        (``whole``) elements; read to its end so its size and CRC are checked.
+        Elements are counted one by one (``exact``) only when the part has
+        more ``<`` than the limit allows elements."""
         if name in self._checked:
             return
         lim = self.limits
@@ -253,16 +255,20 @@ class Gate:
         parser.StartDoctypeDeclHandler = dtd
         parser.EntityDeclHandler = dtd
         parser.StartNamespaceDeclHandler = namespace
-        if whole:
+        if whole and exact:
             parser.StartElementHandler = element
-        else:  # past the root element no DTD can come: only the size and CRC are left to check
+        elif not whole:  # past the root element no DTD can come: only the size and CRC are left to check
             def root(*_: Any) -> None:
                 raise _PrologDone
 
             parser.StartElementHandler = root
+        # (whole, not exact: every element starts with a "<", so a part with no more "<" bytes than the
+        # limit holds no more elements; only a part with more is counted element by element)
+        marks = 0
         try:
             try:
                 for chunk in self._stream(name):
+                    marks += chunk.count(b"<")
                     parser.Parse(chunk, False)
                 parser.Parse(b"", True)
             except _PrologDone:
@@ -270,6 +276,8 @@ class Gate:
                     pass
         except expat.ExpatError as exc:
             raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
+        if whole and not exact and marks > lim.elements:
+            self._scan(name, whole, exact=True)
         self._checked.add(name)
 
     def check_part(self, name: str) -> None:

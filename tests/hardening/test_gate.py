@@ -4,6 +4,7 @@ unchanged; parts are found as the reader finds them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,34 @@ def test_a_plain_target_is_found_where_the_full_resolution_finds_it(target: str,
         assert fast == gate.resolve(target)
     finally:
         gate_module._PLAIN = plain
+
+
+def _app_with(body: bytes) -> Callable[[Parts], Parts]:
+    def change(parts: Parts) -> Parts:
+        more = b"<y/>" * 100 + body  # app.xml the part with most elements
+        parts["docProps/app.xml"] = parts["docProps/app.xml"].replace(b"</Properties>", more + b"</Properties>")
+        return parts
+    return change
+
+
+@pytest.mark.parametrize("extra, refused", [
+    (b"<x/>" * 60, True),  # 60 more elements than the limit allows: counted one by one, refused
+    (b"<x>" + b"<!-- < -->" * 200 + b"</x>", False),  # many "<", few elements: passes
+    (b"<x></x>" * 20, False),  # an end tag is a "<" but not an element
+])
+def test_a_part_with_more_elements_than_the_limit_is_refused_and_no_other(tmp_path: Path, extra: bytes,
+                                                                         refused: bool) -> None:
+    import dataclasses
+
+    from automation.errors import WorkbookFileError
+
+    data = master(tmp_path / "m", _app_with(extra)).read_bytes()
+    app = Gate("book", data, MASTER).archive.read("docProps/app.xml")
+    elements = len(re.findall(rb"<[A-Za-z]", app))
+    limits = dataclasses.replace(MASTER, elements=elements - 60 if refused else elements)
+    if refused:
+        with pytest.raises(WorkbookFileError, match=f"part docProps/app.xml holds more than {elements - 60} elements"):
+            Gate("book", data, limits)
+    else:
+        assert app.count(b"<") > limits.elements  # so the count of "<" alone would have refused it
+        Gate("book", data, limits)
