@@ -84,6 +84,11 @@ def test_the_comparison_before_the_rename_notices_any_change(tmp_path: Path) -> 
     changed[len(data) - 5] ^= 1  # same length, one bit in the last chunk
     book.write_bytes(bytes(changed))
     assert not _same_bytes(book, data)
+    for at in (0, 2**20 - 1, 2**20):  # the first byte, either side of the first chunk's end
+        changed = bytearray(data)
+        changed[at] ^= 1
+        book.write_bytes(bytes(changed))
+        assert not _same_bytes(book, data)
     book.write_bytes(data + b"x")
     assert not _same_bytes(book, data)
     book.write_bytes(data[:-1])
