@@ -208,7 +208,7 @@ def build_sample(path: Path = SAMPLE) -> Path:
 def enter_purchases(book: Path, date: str, purchases: dict[str, list[list[Any]]]) -> None:
     """Each side's secret purchases and chit for the RePh of ``date``."""
     from automation.samples import whole_sheet as _sheet
-    from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+    from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.PURCHASES.name_for(date=date, side=s), K.PURCHASES, rows, "orders")
                          for s, rows in purchases.items()], batch=f"Purchases {date}")
@@ -231,7 +231,7 @@ def enter_first_scenario(book: Path, end: list[list[Any]] | None = None, umpire:
     """What the umpire and the players enter after the 17N CG Scenario, as
     whole sheets (the tests' shortcut; ``musterroll demo abtf`` fills the forms)."""
     from automation.samples import whole_sheet as _sheet
-    from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+    from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 
     append_sheets(book, [_sheet(K.END.name_for(date="17N"), K.END, end_17n(book) if end is None else end, "results"),
                          _sheet(K.UMPIRE.name_for(date="18AM"), K.UMPIRE, UMPIRE_18AM if umpire is None else umpire,

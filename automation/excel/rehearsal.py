@@ -39,7 +39,7 @@ def make_test_workbooks(folder: Path) -> list[str]:
     from automation.samples_demo import SPEND_DEC23
     from automation.service import refit
     from automation.workbook import bf_sheets as K
-    from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+    from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
     from automation.workbook.package import NewSheet
 
     folder = Path(folder)

@@ -10,6 +10,7 @@ Text-formatted, and a date in one of them is written as its label."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -93,12 +94,13 @@ def _workbook_class() -> type:
 def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
     """Write ``sheets`` to ``path``. With ``parts``, a sheet with a ``source``
     whose part an earlier export wrote (same source, layout, styles and
-    ``context``) is copied as stored, and each part written is kept there
-    (:mod:`automation.pbem.partstore`)."""
+    ``context``) is copied as stored and never drawn (:mod:`automation.pbem.xlsxcarry`),
+    and each part written is kept there (:mod:`automation.pbem.partstore`)."""
     import xlsxwriter
 
-    book = _workbook_class()(str(path), {"strings_to_formulas": False, "strings_to_urls": False,
-                                           "strings_to_numbers": False, "in_memory": True})
+    out = io.BytesIO()
+    book = _workbook_class()(out, {"strings_to_formulas": False, "strings_to_urls": False,
+                                   "strings_to_numbers": False, "in_memory": True})
     book.set_properties({"title": "", "subject": "", "author": "", "manager": "", "company": "", "category": "",
                          "keywords": "", "comments": "", "status": "", "created": NEUTRAL_DATE})
     styles = {
@@ -113,24 +115,27 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
     raw: dict[int, tuple[list[str | Piece], str]] = {}  # sheet number -> its rows and extent, put in after XlsxWriter
     carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
+    if parts is not None:
+        for index, sheet in enumerate(sheets, start=1):
+            if sheet.form is None and sheet.source:
+                keys[index] = part_key(PART_FORMAT, xlsxwriter.__version__, context, sheet.source, sheet.tab,
+                                       sheet.widths, sheet.notes, sheet.dropdowns, ids)
+                found = parts.get(keys[index])
+                if found is not None and index > 1:  # the first sheet is drawn: it is the one shown on opening
+                    carried[index] = found
+    drawn: dict[int, Any] = {}  # sheet number -> XlsxWriter's worksheet
     try:
         for index, sheet in enumerate(sheets, start=1):
-            ws = book.add_worksheet(sheet.name)
+            if index in carried:
+                book._check_sheetname(sheet.name)  # named as a drawn sheet must be, and once
+                continue
+            ws = drawn[index] = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))
             if sheet.form is not None:
                 from automation.workbook.forms.draw import draw
 
                 draw(book, ws, sheet.form)
                 continue
-            if parts is not None and sheet.source:
-                keys[index] = part_key(PART_FORMAT, xlsxwriter.__version__, context, sheet.source, sheet.tab,
-                                       sheet.widths, sheet.notes, sheet.dropdowns, ids)
-                found = parts.get(keys[index])
-                if found is not None:  # the part is all the sheet is, but its print titles (the workbook's)
-                    carried[index] = found
-                    ws.repeat_rows(0, 0)
-                    ws._assemble_xml_file = _nothing
-                    continue
             width = getattr(sheet.rows, "width", None) or max((len(r) for r in sheet.rows), default=0)
             codes = set(code_columns(sheet.rows[0])) if sheet.rows else set()
             widths = [sheet.widths[c] if sheet.widths and c < len(sheet.widths) else _width(sheet.rows, c)
@@ -151,7 +156,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 ws.set_column(c, c, max(len(text) + 2, 12))
                 widths += [12.0] * (c + 1 - len(widths))
                 widths[c] = max(len(text) + 2, 12)
-            page_setup(ws, widths)  # print titles: header_rows=1, as for a carried part above
+            page_setup(ws, widths)  # print titles: header_rows=1, as for a carried part
             ws.freeze_panes(1, 0)
             for d in sheet.dropdowns:
                 options: dict[str, Any] = {"validate": "list", "source": d.source, "ignore_blank": True}
@@ -164,12 +169,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 ws.data_validation(d.first_row, d.column, d.last_row, d.column, options)
     finally:
         book.close()
-    if raw or carried:
-        _fill_sheet_data(path, raw, carried, keys, parts)
-
-
-def _nothing() -> None:
-    """A carried sheet's part as XlsxWriter would write it: nothing (it is replaced)."""
+    _package(path, book, out.getvalue(), sheets, drawn, raw, carried, keys, parts)
 
 
 class Where:
@@ -327,32 +327,40 @@ def _lines(text: str, width: float) -> int:
     return sum(max(1, -(-len(part) // per_line)) for part in text.split("\n"))
 
 
-def _fill_sheet_data(path: Path, raw: dict[int, tuple[list[str | Piece], str]], carried: dict[int, Deflated],
-                     keys: dict[int, str], parts: PartStore | None) -> None:
-    """Put each plain sheet's cells into the sheet part XlsxWriter wrote empty,
-    or the part carried for it; every other member is copied as stored."""
-    written = parse_zip(path.read_bytes(), str(path))
+def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], drawn: dict[int, Any],
+             raw: dict[int, tuple[list[str | Piece], str]], carried: dict[int, Deflated], keys: dict[int, str],
+             parts: PartStore | None) -> None:
+    """Write the export to ``path``: the package XlsxWriter wrote (``data``,
+    the ``drawn`` sheets alone), each plain sheet's cells put into the part
+    XlsxWriter wrote empty, and the ``carried`` sheets' parts as stored, in
+    their places; every other member is copied as stored."""
+    from automation.pbem.xlsxcarry import Titles, layout
+
+    written = parse_zip(data, str(path))
+    small = {index: n for n, index in enumerate(drawn, start=1)}  # XlsxWriter numbered the drawn sheets alone
     replaced: dict[str, bytes | Deflated] = {}
-    for member in written.members:
-        number = member.name.removeprefix("xl/worksheets/sheet").removesuffix(".xml")
-        number = int(number) if member.name.startswith("xl/worksheets/sheet") and number.isdigit() else 0
-        if number in carried:
-            replaced[member.name.lower()] = carried[number]
-        elif number in raw:
-            pieces, dimension = raw[number]
-            part, where = written.read(member.name).decode("utf-8"), f"{path}: sheet {number}"
-            if all(isinstance(p, str) for p in pieces):
-                text = splice(part, "".join(p for p in pieces if isinstance(p, str)), dimension, where)
-                stored = Deflated.of(text.encode("utf-8"))
-            else:  # carried runs of rows: the part is joined from deflated pieces
-                before, after = around(part, dimension, where)
-                joined = [Piece.of(before).checked()]
-                joined += [(Piece.of(p) if isinstance(p, str) else p).checked() for p in pieces]
-                stored = Deflated.joined(joined, after.encode("utf-8"))
-            replaced[member.name.lower()] = stored
-            if parts is not None and number in keys:
-                parts.keep(keys[number], stored)
+    for index, (pieces, dimension) in raw.items():
+        name = f"xl/worksheets/sheet{small[index]}.xml"
+        part, where = written.read(name).decode("utf-8"), f"{path}: sheet {index}"
+        if all(isinstance(p, str) for p in pieces):
+            text = splice(part, "".join(p for p in pieces if isinstance(p, str)), dimension, where)
+            stored = Deflated.of(text.encode("utf-8"))
+        else:  # carried runs of rows: the part is joined from deflated pieces
+            before, after = around(part, dimension, where)
+            joined = [Piece.of(before).checked()]
+            joined += [(Piece.of(p) if isinstance(p, str) else p).checked() for p in pieces]
+            stored = Deflated.joined(joined, after.encode("utf-8"))
+        replaced[name] = stored
+        if parts is not None and index in keys:
+            parts.keep(keys[index], stored)
+    source = written
+    if carried:
+        own = {index: replaced.get(f"xl/worksheets/sheet{n}.xml") or written.deflated(f"xl/worksheets/sheet{n}.xml")
+               or written.read(f"xl/worksheets/sheet{n}.xml") for index, n in small.items()}
+        titles = {index: Titles.of(ws) for index, ws in drawn.items()}
+        titles.update({index: Titles.header_row(sheets[index - 1].name) for index in carried})
+        source, replaced = layout(book, written, [s.name for s in sheets], list(drawn), titles, {**own, **carried})
     tmp = path.with_name(path.name + ".cells")
     with tmp.open("wb") as out:
-        write_zip(out, written, replaced, set(), [])
+        write_zip(out, source, replaced, set(), [])
     tmp.replace(path)

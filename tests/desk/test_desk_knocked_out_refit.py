@@ -22,7 +22,7 @@ from desk_helpers import sample_copy
 
 
 def _enter(book, batch, sheets) -> None:
-    from automation.workbook.forms.status import enter
+    from automation.workbook.forms.enter import enter
 
     enter(book, sheets, batch=batch)  # whole sheets in place of the refit's forms
 

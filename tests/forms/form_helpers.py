@@ -13,7 +13,7 @@ from automation.keys import key_path_for, read_key
 from automation.pbem.planning import Planned, plan, settings_of
 from automation.pbem.xlsx import OutSheet, write
 from automation.workbook.forms.model import HEADER_ROW, Choice, Form, Whole
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.forms.status import STATUS_CELL, Status
 from automation.workbook.package import NewSheet
 from automation.workbook.reader import Workbook

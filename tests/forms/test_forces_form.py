@@ -17,7 +17,7 @@ from automation.samples import SAMPLE
 from automation.service import plan_refit, refit
 from automation.workbook import bf_sheets as K
 from automation.workbook.forms.model import HEADER_ROW
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.package import NewSheet
 from automation.workbook.reader import Workbook
 from tests.forms.form_helpers import drawn, fill, planned

@@ -20,7 +20,7 @@ from automation.samples import whole_sheet
 from automation.service import plan_refit, refit
 from automation.workbook import abtf_sheets as K
 from automation.workbook.forms.model import HEADER_ROW, Choice
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.reader import Workbook
 from tests.forms.form_helpers import drawn, fill, lay_in, planned
 from tests.pbem.helpers import abtf_purchased, private_copy, run

@@ -15,7 +15,7 @@ from automation.samples import whole_sheet as _sheet
 from automation.samples_demo import ORDERS_DEC24, RESULTS_DEC23, SPEND_DEC23, SPEND_DEC24
 from automation.service import refit
 from automation.workbook import bf_sheets as K
-from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # sheets in place of the refit's forms
 
 
 def private_copy(src: Path, folder: Path) -> Path:

@@ -18,7 +18,7 @@ from automation.pbem.export import alias
 from automation.samples import whole_sheet
 from automation.service import refit
 from automation.workbook import abtf_sheets as K
-from automation.workbook.forms.status import enter as append_sheets  # sheets in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # sheets in place of the refit's forms
 from automation.workbook.reader import Workbook
 from tests.pbem.helpers import abtf_purchased, parts, private_copy, rows_of, run
 
@@ -311,7 +311,7 @@ def test_purchases_are_checked_while_the_other_side_has_not_decided_yet(capsys, 
                 "Purchases 18AM German")
     code, out, err = run(capsys, "import", book, back)
     assert code == 0, err
-    from automation.workbook.forms.status import unanswered_sheets
+    from automation.workbook.forms.enter import unanswered_sheets
 
     assert unanswered_sheets(book, ["Purchases 18AM British"]) == ["Purchases 18AM British"]  # still the form
 

@@ -16,7 +16,7 @@ from workbook_helpers import Run, copy_sample, edit, sheet_values
 
 from automation.samples_demo import SPEND_DEC23
 from automation.workbook import bf_sheets as K
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.package import NewSheet
 
 REPORT = "Refit Dec 23 1"

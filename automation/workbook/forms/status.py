@@ -115,22 +115,3 @@ class Answered:
 def answered(book: Any, may_be_form: Callable[[str], bool]) -> Any:
     """``book`` seen through :class:`Answered` (once: a view already answered is returned as it is)."""
     return book if isinstance(book, Answered) else Answered(book, may_be_form)
-
-
-def unanswered_sheets(path: Any, names: Sequence[str]) -> list[str]:
-    """Those of ``names`` that the workbook at ``path`` holds as forms not yet
-    answered: what a batch answering them replaces (``append_sheets(replace=...)``)."""
-    from automation.workbook.reader import Workbook
-
-    book = Workbook(path)
-    return [n for n in names if book.has(n) and unanswered(book.raw(n))]
-
-
-def enter(path: Any, sheets: Sequence[Any], batch: str, expected_digest: str | None = None) -> None:
-    """Append ``sheets`` as one batch, each taking the place of the form of
-    its name that the workbook holds not yet answered (as a person entering
-    a whole decision sheet at once, instead of filling the form)."""
-    from automation.workbook.package import append_sheets
-
-    append_sheets(path, sheets, batch=batch, expected_digest=expected_digest,
-                  replace=unanswered_sheets(path, [s.name for s in sheets]))

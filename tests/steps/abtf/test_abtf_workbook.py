@@ -18,7 +18,7 @@ from automation.samples_abtf import (
 )
 from automation.service import new_campaign, refit, undo
 from automation.workbook import abtf_sheets as K
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.reader import Workbook
 
 

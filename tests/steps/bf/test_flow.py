@@ -14,7 +14,7 @@ from automation.errors import WorkbookError
 from automation.samples import SAMPLE
 from automation.service import plan_refit, refit
 from automation.workbook import bf_sheets as K
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.package import NewSheet
 from automation.workbook.reader import Workbook
 

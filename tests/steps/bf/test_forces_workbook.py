@@ -18,7 +18,7 @@ from automation.samples import SAMPLE
 from automation.service import refit
 from automation.workbook import bf_adapter, bf_sheets as K
 from automation.workbook.bf_output import forces_form
-from automation.workbook.forms.status import enter as append_sheets  # in place of the refit's forms
+from automation.workbook.forms.enter import enter as append_sheets  # in place of the refit's forms
 from automation.workbook.package import NewSheet
 from automation.workbook.reader import Workbook
 

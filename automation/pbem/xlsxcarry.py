@@ -1,0 +1,181 @@
+"""An export whose carried sheets XlsxWriter never drew.
+
+A long campaign's export is mostly sheets whose part an earlier export
+stored (:mod:`automation.pbem.partstore`). XlsxWriter draws only the others;
+the package is then laid out as XlsxWriter would have written it with every
+sheet: each sheet's part under its place (``xl/worksheets/sheetN.xml``), and
+the four parts that list the sheets (the workbook, its relationships, the
+content types and the document's titles) written for all of them, in
+XlsxWriter's own order and escaping, with its print titles. So an export that
+carried nothing and one that carried every sealed sheet are the same bytes
+(``tests/pbem/test_perf_export_parts.py``), and no XlsxWriter sheet is made,
+listed or zipped for a carried one.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from automation.errors import WorkbookFileError
+from automation.workbook.zipraw import Deflated, RawMember, RawZip
+
+SHEET = re.compile(r"xl/worksheets/sheet(\d+)\.xml")
+SHEET_RELS = re.compile(r"xl/worksheets/_rels/sheet(\d+)\.xml\.rels")
+WORKSHEET_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
+WORKSHEET_CONTENT = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+
+
+@dataclasses.dataclass(frozen=True)
+class Titles:
+    """What a sheet adds to the workbook's defined names, as XlsxWriter keeps
+    it: an autofilter, a print area and print titles (empty: none)."""
+
+    autofilter: str = ""
+    print_area: str = ""
+    print_titles: str = ""
+
+    @classmethod
+    def of(cls, ws: Any) -> Titles:
+        """A drawn XlsxWriter worksheet's (see ``Workbook._prepare_defined_names``)."""
+        titles = ",".join(r for r in (ws.repeat_col_range, ws.repeat_row_range) if r)
+        return cls(ws.autofilter_area or "", ws.print_area_range or "", titles)
+
+    @classmethod
+    def header_row(cls, name: str) -> Titles:
+        """A carried sheet's: its header row repeated on every page."""
+        from xlsxwriter.utility import quote_sheetname
+
+        return cls(print_titles=f"{quote_sheetname(name)}!$1:$1")
+
+
+def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int],
+           titles: Mapping[int, Titles], sheets: Mapping[int, bytes | Deflated]) -> tuple[RawZip, dict[str, bytes | Deflated]]:
+    """The export as XlsxWriter would have written it with every sheet.
+
+    ``book``: the XlsxWriter workbook, closed, that drew the sheets at places
+    ``drawn`` (1-based, in order; the first place among them) into
+    ``written``; ``names``: every sheet's name in order; ``titles``: each
+    place's defined names; ``sheets``: each place's part. Returns the members
+    in order (each sheet's modelled on the first drawn one) and the parts to
+    write in them (``zipraw.write_zip``'s ``replaced``)."""
+    count = len(names)
+    small_to_place = {small: place for small, place in enumerate(drawn, start=1)}
+    first = written.get("xl/worksheets/sheet1.xml")
+    if first is None or drawn[:1] != [1]:
+        raise WorkbookFileError(f"{written.where}: internal error: the first sheet of an export is always drawn")
+    members: list[RawMember] = []
+    replaced: dict[str, bytes | Deflated] = {}
+    sheets_done = rels_done = False
+    for member in written.members:
+        if SHEET.fullmatch(member.name):
+            if not sheets_done:
+                for place in range(1, count + 1):
+                    name = f"xl/worksheets/sheet{place}.xml"
+                    members.append(dataclasses.replace(first, name=name))
+                    replaced[name.lower()] = sheets[place]
+                sheets_done = True
+        elif SHEET_RELS.fullmatch(member.name):
+            if not rels_done:
+                for small, place in small_to_place.items():
+                    own = written.get(f"xl/worksheets/_rels/sheet{small}.xml.rels")
+                    if own is not None:
+                        name = f"xl/worksheets/_rels/sheet{place}.xml.rels"
+                        members.append(dataclasses.replace(own, name=name))
+                        replaced[name.lower()] = written.read(own.name)
+                rels_done = True
+        else:
+            members.append(member)
+    replaced["xl/workbook.xml"] = _workbook(book, written.read("xl/workbook.xml").decode("utf-8"), names,
+                                            titles).encode("utf-8")
+    replaced["xl/_rels/workbook.xml.rels"] = _relationships(
+        written.read("xl/_rels/workbook.xml.rels").decode("utf-8"), count).encode("utf-8")
+    replaced["[content_types].xml"] = _content_types(written.read("[Content_Types].xml").decode("utf-8"),
+                                                      count).encode("utf-8")
+    replaced["docprops/app.xml"] = _app(book, written.read("docProps/app.xml").decode("utf-8"), names,
+                                        titles).encode("utf-8")
+    index = {m.name.lower(): m for m in members}
+    return RawZip(written.where, tuple(members), written.comment, index), replaced
+
+
+def _writer() -> Any:
+    """XlsxWriter's escaping of attributes and text (its own functions)."""
+    from xlsxwriter.xmlwriter import XMLwriter
+
+    return XMLwriter()
+
+
+def _defined_names(book: Any, titles: Mapping[int, Titles]) -> list[list[Any]]:
+    """The workbook's defined names as XlsxWriter sorts them (its own sort)."""
+    names: list[list[Any]] = []
+    for place in sorted(titles):
+        t = titles[place]
+        if t.autofilter:
+            names.append(["_xlnm._FilterDatabase", place - 1, t.autofilter, 1])
+        if t.print_area:
+            names.append(["_xlnm.Print_Area", place - 1, t.print_area, 0])
+        if t.print_titles:
+            names.append(["_xlnm.Print_Titles", place - 1, t.print_titles, 0])
+    return book._sort_defined_names(names)
+
+
+def _replace_one(text: str, pattern: str, new: str, part: str) -> str:
+    found = list(re.finditer(pattern, text, flags=re.S))
+    if len(found) != 1:
+        raise WorkbookFileError(f"{part}: internal error: XlsxWriter's part is not as expected")
+    return text[:found[0].start()] + new + text[found[0].end():]
+
+
+def _workbook(book: Any, text: str, names: Sequence[str], titles: Mapping[int, Titles]) -> str:
+    w = _writer()
+    sheets = "".join(f'<sheet name="{w._escape_attributes(name)}" sheetId="{i}" r:id="rId{i}"/>'
+                     for i, name in enumerate(names, start=1))
+    text = _replace_one(text, r"<sheets>.*?</sheets>", f"<sheets>{sheets}</sheets>", "xl/workbook.xml")
+    hide = {0: "", 1: ' hidden="1"'}
+    defined = "".join(
+        f'<definedName name="{w._escape_attributes(name)}" localSheetId="{index}"{hide[hidden]}>'
+        f"{w._escape_control_characters(w._escape_data(value))}</definedName>"
+        for name, index, value, hidden in _defined_names(book, titles))
+    if "<definedNames>" in text:
+        return _replace_one(text, r"<definedNames>.*?</definedNames>",
+                            f"<definedNames>{defined}</definedNames>" if defined else "", "xl/workbook.xml")
+    return text.replace("</sheets>", f"</sheets><definedNames>{defined}</definedNames>", 1) if defined else text
+
+
+def _relationships(text: str, count: int) -> str:
+    """Relationship ``rId1``... to each sheet, then the workbook's others (theme,
+    styles, shared strings) numbered after them, in XlsxWriter's order."""
+    found = list(re.finditer(r"<Relationship [^>]*/>", text))
+    if not found:
+        raise WorkbookFileError("xl/_rels/workbook.xml.rels: internal error: XlsxWriter's part is not as expected")
+    others = [m.group(0) for m in found if f'Type="{WORKSHEET_TYPE}"' not in m.group(0)]
+    body = "".join(f'<Relationship Id="rId{i}" Type="{WORKSHEET_TYPE}" Target="worksheets/sheet{i}.xml"/>'
+                   for i in range(1, count + 1))
+    body += "".join(re.sub(r'Id="rId\d+"', f'Id="rId{count + n}"', rel, count=1)
+                    for n, rel in enumerate(others, start=1))
+    return text[:found[0].start()] + body + text[found[-1].end():]
+
+
+def _content_types(text: str, count: int) -> str:
+    """One Override per sheet, where XlsxWriter lists them."""
+    run = re.compile(r'(?:<Override PartName="/xl/worksheets/sheet\d+\.xml" ContentType="[^"]*"/>)+')
+    body = "".join(f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{WORKSHEET_CONTENT}"/>'
+                   for i in range(1, count + 1))
+    return _replace_one(text, run.pattern, body, "[Content_Types].xml")
+
+
+def _app(book: Any, text: str, names: Sequence[str], titles: Mapping[int, Titles]) -> str:
+    """The document's titles: every sheet, then its named ranges (the print
+    titles), with the heading pairs counting them (``xlsxwriter.app``)."""
+    w = _writer()
+    ranges = book._extract_named_ranges(_defined_names(book, titles))
+    pairs = [("Worksheets", len(names))] + ([("Named Ranges", len(ranges))] if ranges else [])
+    heading = "".join(f"<vt:variant><vt:lpstr>{label}</vt:lpstr></vt:variant><vt:variant><vt:i4>{n}</vt:i4>"
+                      "</vt:variant>" for label, n in pairs)
+    parts = "".join(f"<vt:lpstr>{w._escape_control_characters(w._escape_data(t))}</vt:lpstr>"
+                    for t in [*names, *ranges])
+    new = (f'<HeadingPairs><vt:vector size="{2 * len(pairs)}" baseType="variant">{heading}</vt:vector>'
+           f'</HeadingPairs><TitlesOfParts><vt:vector size="{len(names) + len(ranges)}" baseType="lpstr">'
+           f"{parts}</vt:vector></TitlesOfParts>")
+    return _replace_one(text, r"<HeadingPairs>.*?</TitlesOfParts>", new, "docProps/app.xml")
