@@ -33,6 +33,7 @@ is written without its rows being read.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -67,8 +68,10 @@ def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
+@functools.cache
 def _code_stamp() -> str:
-    """Musterroll's own modules (names, sizes, times): a new version derives anew."""
+    """Musterroll's own modules (names, sizes, times): a new version derives anew
+    (worked out once a process: the modules it runs are those it loaded)."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256(f"{FORMAT}".encode())
     for path in sorted(root.rglob("*.py")):
