@@ -88,12 +88,18 @@ def _default_kind(name: str) -> SheetKind | None:
     return _kind_of(name, list(sheet_kinds()))
 
 
+@functools.lru_cache(maxsize=512)
+def _title_prefix(title: str) -> str:
+    """The text a dated title's names all begin with (``Refit `` for ``Refit {date} {n}``)."""
+    return next(iter(string.Formatter().parse(title)), ("", None, None, None))[0]
+
+
 def _kind_of(name: str, kinds: list[SheetKind]) -> SheetKind | None:
     for k in kinds:
         if not k.dated and k.title == name:
             return k
-    for k in kinds:
-        if k.dated and title_pattern(k).match(name):
+    for k in kinds:  # a title's pattern is tried only on a name that begins as the title does
+        if k.dated and name.startswith(_title_prefix(k.title)) and title_pattern(k).match(name):
             return k
     return None
 

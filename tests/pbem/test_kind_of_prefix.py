@@ -1,0 +1,35 @@
+"""A sheet's kind is found by trying a dated title's pattern only on names
+that begin as the title does: the kind found is the one trying every pattern
+in order finds."""
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automation.pbem.reports import _kind_of, sheet_kinds, title_pattern
+
+KINDS = list(sheet_kinds())
+WORDS = sorted({w for k in KINDS for w in k.title.replace("{", " ").replace("}", " ").split()} |
+               {"Dec", "24", "German", "Russian", "1", "2", "British", "18AM", ""})
+
+
+def every_pattern(name: str):
+    for k in KINDS:
+        if not k.dated and k.title == name:
+            return k
+    return next((k for k in KINDS if k.dated and title_pattern(k).match(name)), None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5))
+def test_the_kind_found_is_the_one_every_pattern_finds(words) -> None:
+    name = " ".join(words)
+    assert _kind_of(name, KINDS) is every_pattern(name)
+
+
+def test_names_of_every_kind_are_found() -> None:
+    fields = {"date": "Dec 24", "side": "German", "n": "1"}
+    names = {k.title.format(**fields) for k in KINDS if set(re.findall(r"\{(\w+)\}", k.title)) <= set(fields)}
+    assert len(names) > 10
+    for name in names:
+        assert _kind_of(name, KINDS) is every_pattern(name) is not None
