@@ -31,11 +31,14 @@ class Before:
                  same: Callable[[str, list[list[Any]]], bool] | None = None) -> None:
         self._book = book
         self.path = book.path
-        self.digest = book.digest
         self.sheet_names = list(names)
         self._names = set(names)
         same = same or (lambda n, rows: canonical(rows) == canonical(book.raw(n)))
         self._recorded = {n: rows for n, rows in recorded.items() if n in self._names and not same(n, rows)}
+
+    @property
+    def digest(self) -> str:
+        return self._book.digest
 
     def has(self, name: str) -> bool:
         return name in self._names

@@ -243,12 +243,14 @@ def roster_names(book: Any, name: str) -> dict[str, list[str]]:
     """Side -> the stand and ME names roster ``name`` lists, first seen first."""
     rows = book.raw(name)
     h = Header.of(rows[0]) if rows else Header({})
+    at = [h.positions.get(column) for column in ("Side", "Stand", "ME")]  # the columns looked up once a roster
     names: dict[str, dict[str, None]] = {}
     for r in rows[1:]:
-        side = str(h.get(r, "Side") or "")
-        for column in ("Stand", "ME"):
-            if h.get(r, column):
-                names.setdefault(side, {})[str(h.get(r, column))] = None
+        side, stand, me = (r[i] if i is not None and i < len(r) else None for i in at)
+        side = str(side or "")
+        for value in (stand, me):
+            if value:  # (an empty cell: "", none)
+                names.setdefault(side, {})[str(value)] = None
     return {side: list(found) for side, found in names.items()}
 
 

@@ -105,9 +105,12 @@ class Overlay:
         self.book = book
         self.extra = {name: [list(r) for r in rows] for name, rows in extra.items()}
         self.path = book.path
-        self.digest = book.digest
         self.answers_only = getattr(book, "answers_only", False)
         self.sheet_names = list(book.sheet_names) + [n for n in self.extra if n not in book.sheet_names]
+
+    @property
+    def digest(self) -> str:
+        return self.book.digest
 
     def has(self, name: str) -> bool:
         return name in self.extra or self.book.has(name)

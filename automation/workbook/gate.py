@@ -29,6 +29,7 @@ file a player sends back. Time and memory are bounded by design:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import posixpath
 import re
@@ -119,7 +120,9 @@ class _Refused(Exception):
         self.why = why
 
 
-_PASSED: weakref.WeakValueDictionary[tuple[str, str, Limits], Gate] = weakref.WeakValueDictionary()
+_PASSED: weakref.WeakValueDictionary[tuple[str, Limits, int], Gate] = weakref.WeakValueDictionary()
+"""The gates in use, by place, limits and the identity of the bytes they hold (each gate holds its bytes,
+so no identity is reused while it is listed)."""
 
 
 class Gate:
@@ -129,8 +132,8 @@ class Gate:
 
     def __init__(self, where: str | Path, data: bytes, limits: Limits = MASTER) -> None:
         self.where, self.limits = str(where), limits
-        self.data: bytes | None = None  # the bytes and their SHA-256, for a gate made by Gate.of
-        self.digest: str | None = None
+        self.data: bytes | None = None  # the bytes, for a gate made by Gate.of
+        self._digest: str | None = None  # their SHA-256, worked out when first asked for
         self.archive = _open_zip(self.where, data, limits)
         self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Mapping[str, tuple[str, ...]] | None = None
@@ -140,31 +143,43 @@ class Gate:
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
 
+    @property
+    def digest(self) -> str | None:
+        """The SHA-256 (hex) of the bytes a gate made by :meth:`of` holds, worked
+        out when first asked for: only a command that writes needs it."""
+        if self._digest is None and self.data is not None:
+            self._digest = hashlib.sha256(self.data).hexdigest()
+        return self._digest
+
     @classmethod
-    def of(cls, where: str | Path, data: bytes, limits: Limits = MASTER, *, digest: str) -> Gate:
-        """The gate of ``data``, whose SHA-256 (hex) is ``digest``: a gate this
-        process already passed for the same bytes, place and limits, while
-        it is still in use (a refit's reader and its writer read the same
-        file once each), or a new one."""
-        key = (digest.lower(), str(where), limits)
-        found = _PASSED.get(key)
+    def of(cls, where: str | Path, data: bytes, limits: Limits = MASTER, *, digest: str | None = None) -> Gate:
+        """The gate of ``data`` (whose SHA-256, hex, is ``digest`` when given): a
+        gate this process already passed for the same bytes, place and limits,
+        while it is still in use (a refit's reader and its writer read the
+        same file once each), or a new one."""
+        found = _PASSED.get((str(where), limits, id(data)))
+        if found is None or found.data is not data:
+            found = cls.held(where, digest, limits) if digest is not None else None
         if found is None:
-            found = _PASSED[key] = cls(where, data, limits)
-            found.data, found.digest = data, key[0]
+            found = cls(where, data, limits)
+            found.data, found._digest = data, digest.lower() if digest is not None else None
+            _PASSED[(str(where), limits, id(data))] = found
         return found
 
     @staticmethod
     def held(where: str | Path, digest: str, limits: Limits = MASTER) -> Gate | None:
         """The gate :meth:`of` passed for the bytes whose SHA-256 is ``digest``
         at ``where``, while their reader still holds it (None otherwise)."""
-        return _PASSED.get((digest.lower(), str(where), limits))
+        for (place, lim, _), gate in list(_PASSED.items()):
+            if place == str(where) and lim == limits and gate.data is not None and gate.digest == digest.lower():
+                return gate
+        return None
 
     @staticmethod
     def passed_for(where: str | Path, data: bytes, limits: Limits = MASTER) -> Gate | None:
         """A gate still in use that :meth:`of` passed for exactly ``data`` (its
-        bytes compared, not hashed) at ``where`` with ``limits``; its
-        ``digest`` is then that of ``data``."""
-        for (_, place, lim), gate in list(_PASSED.items()):
+        bytes compared, not hashed) at ``where`` with ``limits``."""
+        for (place, lim, _), gate in list(_PASSED.items()):
             if place == str(where) and lim == limits and (gate.data is data or gate.data == data):
                 return gate
         return None

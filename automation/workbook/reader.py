@@ -8,7 +8,6 @@ and what would be valid. Reading never writes.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import io
 import os
 import re
@@ -165,8 +164,7 @@ class Workbook:
         self.path = Path(path)
         if data is None:
             data = read_file(self.path, (limits or MASTER).file_bytes)
-        self.digest = hashlib.sha256(data).hexdigest()
-        self._gate = Gate.of(self.path, data, limits or MASTER, digest=self.digest)
+        self._gate = Gate.of(self.path, data, limits or MASTER)
         try:
             self._book = _calamine(data)
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
@@ -177,6 +175,13 @@ class Workbook:
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 (hex) of the bytes read, worked out when a writer first asks for it."""
+        digest = self._gate.digest
+        assert digest is not None
+        return digest
 
     @property
     def gate(self) -> Gate:

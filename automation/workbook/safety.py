@@ -59,6 +59,8 @@ _PLAIN_CELL = re.compile(rb'<c r="([A-Z]{1,3})(\d{1,7})"')  # as Excel, LibreOff
 _BAD_PLAIN = re.compile(rb'<c r="(?![A-Z]{1,3}[1-9]\d{0,6}")')  # a plain cell whose reference is not A1-style
 _ROWS_OF = {d: re.compile(rb'<c r="[A-Z]{1,3}(\d{%d})"' % d) for d in range(1, 8)}
 _COLUMNS_OF = {n: re.compile(rb'<c r="([A-Z]{%d})\d' % n) for n in range(1, 4)}
+_LONG_ROW = re.compile(rb'<c r="[A-Z]{1,3}\d{5}')  # a row of five digits or more
+_LONG_COLUMN = re.compile(rb'<c r="[A-Z]{2}')  # a column of two letters or more
 
 
 def _quick_bound(buf: bytes) -> tuple[int, int] | None:
@@ -71,11 +73,13 @@ def _quick_bound(buf: bytes) -> tuple[int, int] | None:
     if b":c" in buf or cells != buf.count(b'<c r="') or _BAD_PLAIN.search(buf):
         return None
     rows = cols = 0
-    for digits in range(7, 0, -1):
+    # most sheets have rows below 10,000 and columns below AA: one pass rules the longer names out
+    longest_row = range(7, 0, -1) if _LONG_ROW.search(buf) else range(4, 0, -1)
+    for digits in longest_row:
         if cells and (found := _ROWS_OF[digits].findall(buf)):
             rows = int(max(found))
             break
-    for letters in range(3, 0, -1):
+    for letters in range(3, 0, -1) if _LONG_COLUMN.search(buf) else (1,):
         if cells and (found := _COLUMNS_OF[letters].findall(buf)):
             cols = _column_number(max(found))
             break

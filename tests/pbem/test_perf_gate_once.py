@@ -58,3 +58,26 @@ def test_the_gate_passed_is_not_taken_for_other_bytes(campaign, tmp_path, monkey
     made.clear()
     append_sheets(book, [NewSheet("Notes z", [["a"]])], "three")
     assert made == [str(book)]  # new bytes: a new gate
+
+
+def test_the_digest_is_worked_out_only_for_a_command_that_writes(capsys, campaign, tmp_path, monkeypatch):
+    import hashlib
+
+    book = campaign("spend_dec24")
+    reader = Workbook(book)
+    assert reader.gate._digest is None  # reading alone hashes nothing
+    assert reader.digest == hashlib.sha256(book.read_bytes()).hexdigest()
+    asked: list[str] = []
+    real = gate_module.Gate.digest
+
+    monkeypatch.setattr(gate_module.Gate, "digest",
+                        property(lambda self: asked.append(self.where) or real.fget(self)))
+    for argv in (("stats", book), ("export", book, "--side", "German", "-o", tmp_path / "g.xlsx"),
+                 ("verify", book)):
+        code, _, err = run(capsys, *argv)
+        assert code in (0, 1), err
+    assert asked == []
+    enter(book, K.SPEND, SPEND_DEC24, "Dec 24")
+    code, _, err = run(capsys, "refit", book, "--quiet")
+    assert code == 0, err
+    assert str(book) in asked  # the refit's writer checks the file is the one its reader read
