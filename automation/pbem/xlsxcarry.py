@@ -65,6 +65,13 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
     first = written.get("xl/worksheets/sheet1.xml")
     if first is None or drawn[:1] != [1]:
         raise WorkbookFileError(f"{written.where}: internal error: the first sheet of an export is always drawn")
+    meta = book.worksheet_meta
+    if [n for n in book.defined_names if not str(n[0]).startswith("_xlnm.")] or meta.activesheet or \
+            meta.firstsheet or any(ws.hidden for ws in book.worksheets()):
+        # what is laid out here is what an export holds: no name but its sheets' own, every sheet shown, the
+        # first one active
+        raise WorkbookFileError(f"{written.where}: internal error: an export with names, hidden sheets or "
+                                "another active sheet cannot take carried sheets")
     members: list[RawMember] = []
     replaced: dict[str, bytes | Deflated] = {}
     sheets_done = rels_done = False

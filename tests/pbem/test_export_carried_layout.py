@@ -1,0 +1,66 @@
+"""An export that carries some of its sheets is laid out as XlsxWriter lays
+out one that built every sheet: the same bytes, whatever the sheets are
+called (quotes, ampersands, digits first, escapes) and wherever the carried
+ones fall among the others."""
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from xlsxwriter.exceptions import DuplicateWorksheetName
+
+from automation.pbem.partstore import PartStore
+import automation.pbem.xlsx as xlsx
+from automation.pbem.xlsx import OutSheet, write
+
+NAMES = ["Export", "O'Brien's roll", "A & B <c>", "1942 Roster", "Dice audit", "_x0041_ log", "Plain",
+         "Ünïcödé ✓", "Refit Dec 24 1"]
+
+
+def sheets(sealed: set[str]) -> list[OutSheet]:
+    return [OutSheet(name, [["Stand", "Notes"], [f"G-{i}", f"row of {name}"], [f"G-{i}b", i]],
+                     source=f"stamp of {name}" if name in sealed else "")
+            for i, name in enumerate(NAMES)]
+
+
+@pytest.mark.parametrize("sealed", [
+    set(NAMES[1:]),  # every sheet but the first carried
+    {"A & B <c>", "_x0041_ log", "Refit Dec 24 1"},  # some, the last one among them
+    {"O'Brien's roll"},  # one
+])
+def test_an_export_carrying_sheets_is_the_export_that_built_them(tmp_path, monkeypatch, sealed) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    cold, warm = tmp_path / "cold.xlsx", tmp_path / "warm.xlsx"
+    first = PartStore.of(store, "German")
+    write(cold, sheets(sealed), first)
+    first.save()
+    again = PartStore.of(store, "German")
+    drawn: list[str] = []
+    real = xlsx._workbook_class
+
+    def counting():
+        book = real()
+
+        class Counting(book):
+            def add_worksheet(self, name=None, *a, **k):
+                drawn.append(name)
+                return super().add_worksheet(name, *a, **k)
+        return Counting
+    monkeypatch.setattr(xlsx, "_workbook_class", counting)
+    write(warm, sheets(sealed), again)
+    assert drawn == [n for n in NAMES if n not in sealed or n == NAMES[0]]  # carried sheets are not drawn
+    assert warm.read_bytes() == cold.read_bytes()
+    with zipfile.ZipFile(warm) as z:
+        assert z.testzip() is None
+
+
+def test_two_sheets_named_alike_are_refused_when_one_is_carried(tmp_path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    first = PartStore.of(store, "German")
+    write(tmp_path / "a.xlsx", sheets({"Plain"}), first)
+    first.save()
+    twice = sheets({"Plain"}) + [OutSheet("PLAIN", [["Stand"], ["x"]])]
+    with pytest.raises(DuplicateWorksheetName, match="PLAIN"):
+        write(tmp_path / "b.xlsx", twice, PartStore.of(store, "German"))
