@@ -64,3 +64,26 @@ def test_two_sheets_named_alike_are_refused_when_one_is_carried(tmp_path) -> Non
     twice = sheets({"Plain"}) + [OutSheet("PLAIN", [["Stand"], ["x"]])]
     with pytest.raises(DuplicateWorksheetName, match="PLAIN"):
         write(tmp_path / "b.xlsx", twice, PartStore.of(store, "German"))
+
+
+@pytest.mark.parametrize("change", ["a name of its own", "a hidden sheet", "another active sheet"])
+def test_what_an_export_never_holds_is_refused_rather_than_laid_out_wrong(change) -> None:
+    import io
+
+    from automation.errors import WorkbookFileError
+    from automation.pbem.xlsxcarry import Titles, layout
+    from automation.workbook.zipraw import parse_zip
+
+    out = io.BytesIO()
+    book = xlsx._workbook_class()(out, {"in_memory": True})
+    first, second = book.add_worksheet("Export"), book.add_worksheet("Orders")
+    if change == "a name of its own":
+        book.define_name("Total", "=Export!$A$1")
+    elif change == "a hidden sheet":
+        second.hide()
+    else:
+        second.activate()
+    book.close()
+    with pytest.raises(WorkbookFileError, match="internal error"):
+        layout(book, parse_zip(out.getvalue(), "x"), ["Export", "Carried", "Orders"], [1, 3],
+               {1: Titles(), 2: Titles.header_row("Carried"), 3: Titles()}, {})
