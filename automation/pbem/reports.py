@@ -67,25 +67,7 @@ def _title_pattern(title: str, side: str | None) -> re.Pattern[str]:
 
 def kind_of(name: str, kinds: Iterable[SheetKind] | None = None) -> SheetKind | None:
     """The sheet kind a sheet's name belongs to (static titles first)."""
-    if kinds is None:
-        return _default_kind(name)
-    kinds = tuple(kinds)
-    ids = tuple(map(id, kinds))  # the kinds' identities: _KINDS holds them, so no identity is used twice
-    _KINDS.setdefault(ids, kinds)
-    return _kind_among(name, ids)
-
-
-_KINDS: dict[tuple[int, ...], tuple[SheetKind, ...]] = {}  # each set of kinds asked about, by the kinds' identities
-
-
-@functools.lru_cache(maxsize=65536)
-def _kind_among(name: str, ids: tuple[int, ...]) -> SheetKind | None:
-    return _kind_of(name, list(_KINDS[ids]))
-
-
-@functools.lru_cache(maxsize=65536)
-def _default_kind(name: str) -> SheetKind | None:
-    return _kind_of(name, list(sheet_kinds()))
+    return _Matcher.of(sheet_kinds() if kinds is None else kinds).kind(name)
 
 
 @functools.lru_cache(maxsize=512)
@@ -94,14 +76,54 @@ def _title_prefix(title: str) -> str:
     return next(iter(string.Formatter().parse(title)), ("", None, None, None))[0]
 
 
+class _Matcher:
+    """One set of kinds, ready to name a sheet's kind: the static titles in a
+    dict, each dated title with the text its names begin with and its
+    pattern, and the kind of each name already asked about."""
+
+    _MADE: dict[tuple[int, ...], _Matcher] = {}  # by the kinds' identities (each matcher holds its kinds)
+    _LAST: tuple[Any, _Matcher] | None = None  # the tuple of kinds asked about last, and its matcher
+
+    def __init__(self, kinds: Sequence[SheetKind]) -> None:
+        self.kinds = tuple(kinds)
+        self.static: dict[str, SheetKind] = {}
+        for k in self.kinds:
+            if not k.dated:
+                self.static.setdefault(k.title, k)  # the first of a title, as a search in order finds it
+        self.dated = [(_title_prefix(k.title), title_pattern(k), k) for k in self.kinds if k.dated]
+        self._found: dict[str, SheetKind | None] = {}
+
+    @classmethod
+    def of(cls, kinds: Iterable[SheetKind]) -> _Matcher:
+        last = cls._LAST
+        if last is not None and kinds is last[0]:
+            return last[1]
+        given = tuple(kinds)
+        ids = tuple(map(id, given))
+        if ids not in cls._MADE:
+            cls._MADE[ids] = cls(given)
+        if isinstance(kinds, tuple):  # a tuple cannot change: the same one is the same kinds
+            cls._LAST = (kinds, cls._MADE[ids])
+        return cls._MADE[ids]
+
+    def kind(self, name: str) -> SheetKind | None:
+        if name in self._found:
+            return self._found[name]
+        found = self.static.get(name)
+        if found is None:
+            for prefix, pattern, k in self.dated:  # a title's pattern is tried only on a name that begins as it does
+                if name.startswith(prefix) and pattern.match(name):
+                    found = k
+                    break
+        if len(self._found) > 65536:
+            self._found.clear()
+        self._found[name] = found
+        return found
+
+
 def _kind_of(name: str, kinds: list[SheetKind]) -> SheetKind | None:
-    for k in kinds:
-        if not k.dated and k.title == name:
-            return k
-    for k in kinds:  # a title's pattern is tried only on a name that begins as the title does
-        if k.dated and name.startswith(_title_prefix(k.title)) and title_pattern(k).match(name):
-            return k
-    return None
+    """``name``'s kind among ``kinds``: a static title first, then the first dated title it matches."""
+    return _Matcher(kinds).kind(name)
 
 
 def name_parts(kind: SheetKind, name: str, sides: Sequence[str] = ()) -> dict[str, str]:
