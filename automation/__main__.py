@@ -1,3 +1,3 @@
-from automation.cli import main
+from automation.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

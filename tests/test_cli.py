@@ -76,3 +76,29 @@ def test_odds_does_not_import_heavy_libraries():
     code = "import sys; from automation.cli import main; main(['odds','bf.escape','--json']); print(sorted(m for m in ('pandas','openpyxl','xlwings','xlsxwriter','python_calamine') if m in sys.modules))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_command_line_as_a_process_collects_cycles_rarely_and_main_alone_leaves_the_collector_be(
+        capsys, monkeypatch):
+    import gc
+
+    from automation.cli import run
+
+    calls: list[object] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "set_threshold", lambda *a: calls.append(a))
+    assert main(["tables", "--json"]) == 0 and calls == []  # the tests, an add-in: their own settings
+    assert run(["tables", "--json"]) == 0 and calls == ["freeze", (50_000, 20, 10)]
+    capsys.readouterr()
+
+
+def test_python_dash_m_and_the_console_script_run_the_process_entry():
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    assert tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["musterroll"] == "automation.cli:run"
+    out = subprocess.run([sys.executable, "-c", "import gc, runpy, sys; sys.argv = ['musterroll', 'tables', '--json'];"
+                          "\ntry:\n    runpy.run_module('automation', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+                          "print(gc.get_threshold(), file=sys.stderr)"], capture_output=True, text=True, cwd=root)
+    assert out.stderr.strip().endswith("(50000, 20, 10)")
