@@ -50,8 +50,8 @@ class Titles:
         return cls(print_titles=f"{quote_sheetname(name)}!$1:$1")
 
 
-def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int],
-           titles: Mapping[int, Titles], sheets: Mapping[int, bytes | Deflated]) -> tuple[RawZip, dict[str, bytes | Deflated]]:
+def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int], titles: Mapping[int, Titles],
+           sheets: Mapping[int, bytes | Deflated]) -> tuple[RawZip, dict[str, bytes | Deflated]]:
     """The export as XlsxWriter would have written it with every sheet.
 
     ``book``: the XlsxWriter workbook, closed, that drew the sheets at places
