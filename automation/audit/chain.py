@@ -65,7 +65,7 @@ def seal_of(key: CampaignKey, digest: str) -> str:
 
 def workbook_system(book: Any) -> tuple[dict[str, Any], Any]:
     """The campaign's settings and its rule system as the workbook's tables hold it."""
-    from automation.service import campaign_settings, system_of
+    from automation.workbook.tables_io import campaign_settings, system_of
     from automation.workbook.tables_io import system_from_workbook
 
     settings = campaign_settings(book)

@@ -5,7 +5,7 @@ run's batch of sheets. For each batch that wrote a refit report, in order,
 the workbook is presented as it stood before that batch (:class:`Before`:
 only the sheets that existed then, the input sheets as the chain recorded
 them at that refit) to the same service code the refit uses
-(:func:`automation.service.plan_refit` and :func:`automation.audit.seal`),
+(:func:`automation.pbem.planning.plan_refit` and :func:`automation.audit.seal`),
 with the key. Every sheet the batch wrote must be, cell for cell, what the
 rules give now. A relabelled, reordered, dropped or extra roll, an edited
 modifier, table or roster: each makes a written cell differ from the cell
@@ -166,7 +166,7 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     the first refit that differs."""
     from automation.audit.chain import Reads, seal, sealed_by, sealer
     from automation.pbem.planning import answers
-    from automation.service import plan_refit
+    from automation.pbem.planning import plan_refit
 
     refits = refit_batches(book, batches)
     names = list(book.sheet_names)

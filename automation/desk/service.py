@@ -1,7 +1,7 @@
 """Service functions of the desk, shared by the command line and the Excel
 ribbon. The ``plan_*`` functions are pure: they take a BookSource (the file
 adapter's Workbook) like
-:func:`automation.service.plan_refit` and return the sheets to append; the
+:func:`automation.pbem.planning.plan_refit` and return the sheets to append; the
 others read a file, plan, and append with
 :func:`automation.workbook.package.append_sheets`."""
 from __future__ import annotations

@@ -170,7 +170,7 @@ def import_orders(book_path: Path, orders_path: Path, password: str | None = Non
 
 def _import_orders(book_path: Path, orders_path: Path, password: str | None, key_file: Path | None) -> str:
     from automation.pbem import guard, planning, views
-    from automation.service import prepare
+    from automation.pbem.planning import prepare
     from automation.workbook.gate import returned_limits
     from automation.workbook.package import NewSheet, append_sheets
 

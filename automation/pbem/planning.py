@@ -1,23 +1,26 @@
-"""Planning a refit in memory for the play-by-email commands.
+"""Planning a refit in memory.
 
-:func:`plan` is :func:`automation.service.prepare` (what `musterroll refit`
-runs: same campaign system, same workbook tables, same key check), keeping the run,
-whose state is where the refit stops (e.g. each side's CPP after the CPP roll),
-which an export shows its player. :class:`Overlay` is a workbook with extra
+:func:`prepare` reads a workbook and runs its refit in memory (what
+`musterroll refit` runs: same campaign system, same workbook tables, same key
+check), keeping the run, whose state is where the refit stops (e.g. each
+side's CPP after the CPP roll), which an export shows its player;
+:func:`plan_refit` adds the sheets the refit would append (what `musterroll
+refit` seals and writes, :mod:`automation.service`), and :func:`plan` says
+the campaign's end as such. :class:`Overlay` is a workbook with extra
 sheets laid over it in memory: an import plans the refit on the master plus the
 returned orders, so the refit's own validation checks them.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.campaign.model import RefitRun, Waiting
+from automation.campaign.model import Dice, Entry, RefitRun, Waiting
 from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem, UsageError, WorkbookError
-from automation.systems import CampaignSystem
+from automation.systems import BookSource, CampaignSystem
 
 
 @dataclass
@@ -86,10 +89,7 @@ class CampaignOver(UsageError):
 
 
 def plan(book: Any, key: CampaignKey) -> Planned:
-    """The refit planned in memory (automation.service.prepare), the campaign's
-    end said as such."""
-    from automation.service import prepare
-
+    """The refit planned in memory (:func:`prepare`), the campaign's end said as such."""
     try:
         return prepare(book, key)
     except WorkbookError as exc:
@@ -139,10 +139,92 @@ def master_key(book_path: Path, key_file: Path | None, commitment: str) -> Campa
 
 
 def settings_of(book: Any) -> dict[str, Any]:
-    from automation.service import campaign_settings
+    from automation.workbook.tables_io import campaign_settings
 
     return dict(campaign_settings(book))
 
 
 def problem_list(exc: WorkbookError) -> list[CellProblem]:
     return list(exc.problems)
+
+
+@dataclass
+class RefitOutcome:
+    path: Path
+    system: str
+    date: str | None
+    written: list[str] = field(default_factory=list)
+    waiting: Waiting | None = None
+    entries: list[Entry] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
+    pending: list[Any] = field(default_factory=list)  # automation.pbem.pending.Pending: every decision waited for
+    forms: list[str] = field(default_factory=list)  # the forms written for the decisions waited for
+
+    def summary(self, quiet: bool = False) -> str:
+        """What the refit did: the sheets written, every roll (what it was for,
+        the dice, each modifier, the final number and the result) and what the
+        refit waits for. ``quiet``: the sheets and the wait only."""
+        lines = [f"{self.path}: refit of {self.date}"]
+        lines += [f"  wrote {n}" for n in self.written] + [f"  wrote the form {n}" for n in self.forms] \
+            or ["  nothing new to write"]
+        rolls = [e for e in self.entries if e.roll is not None]
+        if rolls and not quiet:
+            lines.append(f"  rolls ({len(rolls)}):")
+            lines += [f"    {roll_line(e)}" for e in rolls]
+        if self.pending:
+            lines += [f"  {p.line()}" for p in self.pending]
+        elif self.waiting:
+            lines.append(f"  {self.waiting} (to be decided by {self.waiting.who})")
+        elif self.date:
+            lines.append(f"  {self.date}: refit complete")
+        return "\n".join(lines)
+
+
+def roll_line(entry: Entry) -> str:
+    """One roll as a line: 'CPP replenishment, German: d10 [6], -2 Historical DRM -> 4: +10 CPP'."""
+    r = entry.roll
+    assert r is not None
+    subject = entry.subject.strip()
+    who = entry.side if entry.side and entry.side != subject else ""
+    title = ", ".join(p for p in (entry.step, who, subject) if p)
+    mods = ", ".join(f"{m.value:+d} {m.name}" for m in r.modifiers) or "no modifiers"
+    return f"{title}: {r.dice_kind.value} {list(r.dice)}, {mods} -> {r.final}: {entry.text}"
+
+
+def prepare(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None) -> Planned:
+    """Read ``book`` and run its refit in memory, keeping the run.
+
+    ``book`` is the file adapter's :class:`Workbook` (or another BookSource
+    going through the same sheet contract). The key
+    is given, or read from ``key_file`` (default: BOOK.key beside the book)."""
+    from automation.keys import key_path_for, read_key
+    from automation.systems import campaign_system
+    from automation.workbook.tables_io import campaign_settings, system_from_workbook, system_of
+
+    book = answers(book)  # a form not yet answered is not there
+    settings = campaign_settings(book)
+    base = system_of(book, settings)
+    cs = campaign_system(base.id)
+    if cs is None:
+        raise UsageError(f"{book.path}: refits of {base.id} campaigns are not available")
+    commitment = str(settings.get("Key commitment") or "").strip()
+    if key is None:
+        key = read_key(key_path_for(Path(book.path), key_file), commitment)
+    elif commitment and key.commitment != commitment:
+        raise UsageError(f"{book.path}: the key given does not match the workbook's commitment (Campaign!B4)")
+    system = system_from_workbook(book, base)
+    inputs, state = cs.load(book, system, settings)
+    run = cs.refit(state, inputs, Dice(key, system, cs.date_of(inputs)))
+    return Planned(cs, inputs, run, dict(settings))
+
+
+def plan_refit(book: BookSource, key: CampaignKey | None = None, key_file: Path | None = None):
+    """Run the refit of ``book`` in memory: (outcome, sheets to append)."""
+    planned = prepare(book, key, key_file)
+    lists = book.read_lists()
+    lists["sides"] = list(planned.sides)
+    sheets = planned.system.sheets_for(planned.run, planned.inputs, book, lists)
+    run = planned.run
+    outcome = RefitOutcome(Path(str(book.path)), planned.system.id, planned.date, [s.name for s in sheets],
+                           run.waiting, run.entries, run.completed)
+    return outcome, sheets

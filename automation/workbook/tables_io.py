@@ -169,3 +169,20 @@ def settings_from_workbook(book: Workbook) -> Mapping[str, SheetRow]:
     from automation.workbook.schema import SETTINGS
 
     return {row["Setting"]: row for row in book.read(SETTINGS)}
+
+
+def campaign_settings(book: Workbook) -> dict[str, Any]:
+    """The Campaign sheet's settings, name -> value."""
+    return {k: v["Value"] for k, v in settings_from_workbook(book).items()}
+
+
+def system_of(book: Workbook, settings: dict[str, Any]) -> RuleSystem:
+    """The rule system the settings name (Campaign!B3), as the rulebook defines it."""
+    from automation.rulebook import load_rulebook
+
+    system_id = settings.get("Rule system")
+    systems = load_rulebook().systems
+    if system_id not in systems:
+        raise WorkbookError(CellProblem("Campaign", "B3", f"rule system {system_id!r} is unknown; valid: "
+                                        f"{', '.join(systems)}"), str(book.path))
+    return systems[system_id]

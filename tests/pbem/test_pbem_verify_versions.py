@@ -52,9 +52,9 @@ def old_campaign(tmp_path_factory):
 
 @pytest.fixture
 def later_wording(monkeypatch):
-    import automation.service as service
+    import automation.pbem.planning as planning
 
-    monkeypatch.setattr(service, "plan_refit", reworded(service.plan_refit))
+    monkeypatch.setattr(planning, "plan_refit", reworded(planning.plan_refit))  # what verify's replay runs
 
 
 def test_reports_record_the_version_that_sealed_them(old_campaign):
