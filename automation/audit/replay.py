@@ -165,8 +165,7 @@ def replay(book: Any, key: CampaignKey, batches: Sequence[Any], inputs_at: dict[
     input sheets as its record holds them) and compare what it wrote; stop at
     the first refit that differs."""
     from automation.audit.chain import Reads, seal, sealed_by, sealer
-    from automation.pbem.planning import answers
-    from automation.pbem.planning import plan_refit
+    from automation.pbem.planning import answers, plan_refit
 
     refits = refit_batches(book, batches)
     names = list(book.sheet_names)

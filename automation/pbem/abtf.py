@@ -209,8 +209,7 @@ class ABtFView:
     @staticmethod
     def fortification_chart(book: Any) -> Any:
         """The Fortification Purchase chart of the rules the workbook holds (9.619)."""
-        from automation.workbook.tables_io import campaign_settings, system_of
-        from automation.workbook.tables_io import system_from_workbook
+        from automation.workbook.tables_io import campaign_settings, system_from_workbook, system_of
 
         return system_from_workbook(book, system_of(book, campaign_settings(book))).charts["abtf.fortification_purchase"]
 

@@ -139,9 +139,8 @@ class BattlefrontView:
         sheets; automation.workbook.forms.bf), or None when that sheet has no
         form: the one dispatch from a sheet to its form. Enemy stands by alias
         when ``key`` is given (a player's export)."""
-        from automation.workbook.tables_io import campaign_settings, system_of
         from automation.workbook.forms import bf as forms
-        from automation.workbook.tables_io import system_from_workbook
+        from automation.workbook.tables_io import campaign_settings, system_from_workbook, system_of
 
         from automation.workbook.forms import bf_umpire, forces as forces_forms
 

@@ -121,11 +121,6 @@ class _Matcher:
         return found
 
 
-def _kind_of(name: str, kinds: list[SheetKind]) -> SheetKind | None:
-    """``name``'s kind among ``kinds``: a static title first, then the first dated title it matches."""
-    return _Matcher(kinds).kind(name)
-
-
 def name_parts(kind: SheetKind, name: str, sides: Sequence[str] = ()) -> dict[str, str]:
     """``{'date': 'Dec 24', 'side': 'German'}`` for ``Orders Dec 24 German``."""
     for side in sorted(sides, key=len, reverse=True):

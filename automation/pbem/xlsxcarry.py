@@ -94,14 +94,15 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
                 rels_done = True
         else:
             members.append(member)
-    replaced["xl/workbook.xml"] = _workbook(book, written.read("xl/workbook.xml").decode("utf-8"), names,
-                                            titles).encode("utf-8")
+    defined = _defined_names(book, titles)
+    replaced["xl/workbook.xml"] = _workbook(written.read("xl/workbook.xml").decode("utf-8"), names,
+                                            defined).encode("utf-8")
     replaced["xl/_rels/workbook.xml.rels"] = _relationships(
         written.read("xl/_rels/workbook.xml.rels").decode("utf-8"), count).encode("utf-8")
     replaced["[content_types].xml"] = _content_types(written.read("[Content_Types].xml").decode("utf-8"),
                                                       count).encode("utf-8")
     replaced["docprops/app.xml"] = _app(book, written.read("docProps/app.xml").decode("utf-8"), names,
-                                        titles).encode("utf-8")
+                                        defined).encode("utf-8")
     index = {m.name.lower(): m for m in members}
     return RawZip(written.where, tuple(members), written.comment, index), replaced
 
@@ -134,7 +135,7 @@ def _replace_one(text: str, pattern: str, new: str, part: str) -> str:
     return text[:found[0].start()] + new + text[found[0].end():]
 
 
-def _workbook(book: Any, text: str, names: Sequence[str], titles: Mapping[int, Titles]) -> str:
+def _workbook(text: str, names: Sequence[str], defined: Sequence[list[Any]]) -> str:
     w = _writer()
     sheets = "".join(f'<sheet name="{w._escape_attributes(name)}" sheetId="{i}" r:id="rId{i}"/>'
                      for i, name in enumerate(names, start=1))
@@ -143,7 +144,7 @@ def _workbook(book: Any, text: str, names: Sequence[str], titles: Mapping[int, T
     defined = "".join(
         f'<definedName name="{w._escape_attributes(name)}" localSheetId="{index}"{hide[hidden]}>'
         f"{w._escape_control_characters(w._escape_data(value))}</definedName>"
-        for name, index, value, hidden in _defined_names(book, titles))
+        for name, index, value, hidden in defined)
     if "<definedNames>" in text:
         return _replace_one(text, r"<definedNames>.*?</definedNames>",
                             f"<definedNames>{defined}</definedNames>" if defined else "", "xl/workbook.xml")
@@ -172,11 +173,11 @@ def _content_types(text: str, count: int) -> str:
     return _replace_one(text, run.pattern, body, "[Content_Types].xml")
 
 
-def _app(book: Any, text: str, names: Sequence[str], titles: Mapping[int, Titles]) -> str:
+def _app(book: Any, text: str, names: Sequence[str], defined: Sequence[list[Any]]) -> str:
     """The document's titles: every sheet, then its named ranges (the print
     titles), with the heading pairs counting them (``xlsxwriter.app``)."""
     w = _writer()
-    ranges = book._extract_named_ranges(_defined_names(book, titles))
+    ranges = book._extract_named_ranges(defined)
     pairs = [("Worksheets", len(names))] + ([("Named Ranges", len(ranges))] if ranges else [])
     heading = "".join(f"<vt:variant><vt:lpstr>{label}</vt:lpstr></vt:variant><vt:variant><vt:i4>{n}</vt:i4>"
                       "</vt:variant>" for label, n in pairs)

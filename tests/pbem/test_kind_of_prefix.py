@@ -6,7 +6,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automation.pbem.reports import _kind_of, sheet_kinds, title_pattern
+from automation.pbem.reports import _Matcher, sheet_kinds, title_pattern
 
 KINDS = list(sheet_kinds())
 WORDS = sorted({w for k in KINDS for w in k.title.replace("{", " ").replace("}", " ").split()} |
@@ -24,7 +24,7 @@ def every_pattern(name: str):
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5))
 def test_the_kind_found_is_the_one_every_pattern_finds(words) -> None:
     name = " ".join(words)
-    assert _kind_of(name, KINDS) is every_pattern(name)
+    assert _Matcher(KINDS).kind(name) is every_pattern(name)
 
 
 def test_names_of_every_kind_are_found() -> None:
@@ -32,4 +32,4 @@ def test_names_of_every_kind_are_found() -> None:
     names = {k.title.format(**fields) for k in KINDS if set(re.findall(r"\{(\w+)\}", k.title)) <= set(fields)}
     assert len(names) > 10
     for name in names:
-        assert _kind_of(name, KINDS) is every_pattern(name) is not None
+        assert _Matcher(KINDS).kind(name) is every_pattern(name) is not None

@@ -152,19 +152,15 @@ def states_before(book: Any, planned: Any, names: set[str]) -> dict[str, Any]:
     from automation.campaign.model import Dice
     from automation.errors import MusterrollError
     from automation.keys import key_path_for, read_key
-    from automation.rulebook import load_rulebook
     from automation.steps.abtf.pipeline import steps_for
-    from automation.workbook.tables_io import system_from_workbook
+    from automation.workbook.tables_io import system_from_workbook, system_of
 
     settings = planned.settings  # the campaign's settings as the refit that planned this read them
-    base = load_rulebook().systems.get(settings.get("Rule system"))
-    if base is None:
-        return {}
     try:
         key = read_key(key_path_for(Path(str(book.path))), str(settings.get("Key commitment") or "").strip())
     except (MusterrollError, OSError):
         return {}
-    system = system_from_workbook(book, base)
+    system = system_from_workbook(book, system_of(book, settings))
     inputs, state = planned.system.load(book, system, settings)
     inputs = dataclasses.replace(inputs, orders={s: o if o is not None else () for s, o in inputs.orders.items()})
     dice = Dice(key, system, planned.system.date_of(inputs))
