@@ -88,7 +88,7 @@ def test_the_command_line_as_a_process_collects_cycles_rarely_and_main_alone_lea
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
     monkeypatch.setattr(gc, "set_threshold", lambda *a: calls.append(a))
     assert main(["tables", "--json"]) == 0 and calls == []  # the tests, an add-in: their own settings
-    assert run(["tables", "--json"]) == 0 and calls == ["freeze", (50_000, 20, 10)]
+    assert run(["tables", "--json"]) == 0 and calls == ["freeze", (200_000, 20, 10)]
     capsys.readouterr()
 
 
@@ -101,4 +101,4 @@ def test_python_dash_m_and_the_console_script_run_the_process_entry():
     out = subprocess.run([sys.executable, "-c", "import gc, runpy, sys; sys.argv = ['musterroll', 'tables', '--json'];"
                           "\ntry:\n    runpy.run_module('automation', run_name='__main__')\nexcept SystemExit:\n    pass\n"
                           "print(gc.get_threshold(), file=sys.stderr)"], capture_output=True, text=True, cwd=root)
-    assert out.stderr.strip().endswith("(50000, 20, 10)")
+    assert out.stderr.strip().endswith("(200000, 20, 10)")

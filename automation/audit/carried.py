@@ -10,8 +10,14 @@ bytes, so they are kept, beside the workbook in ``.BOOK.xlsx.carried/``
 of the shared strings and styles, and the date system). A report whose stored
 bytes changed has another fingerprint and is read again; a report whose own
 digest must be recomputed (its part changed since it was sealed) is read in
-full as before. Nothing else is carried: every link is still compared with
-the one before it, every sealed sheet's fingerprint with the one recorded.
+full as before.
+
+The fingerprints themselves are carried too, by the stamp they are a
+function of (:func:`automation.audit.parts.stamp`: the CRC-32, sizes and
+method of the parts, from the zip directory): a long campaign's sealed sheets
+are not hashed again on every run, only those whose stamp is new. Nothing
+else is carried: every link is still compared with the one before it, every
+sealed sheet's fingerprint with the one recorded.
 
 The store is work already done, never a source of trust: it is used only
 without the key. With the key every report is read and every seal checked
@@ -29,10 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from automation.audit.chain import Link
+from automation.audit.inputs import INPUT_TAGS
 
-FORMAT = 2
+FORMAT = 5
 FILE = "verify-chain.json"
+WALK_FILE = "verify-walk.json"
 TAG_KINDS = ("rows", "columns")  # a sealed sheet's row and column tags: read again only to locate a change
+PLACEHOLDER = "~ "  # one carried input-sheet row tag (only their number is carried)
 
 
 @dataclass(frozen=True)
@@ -59,33 +68,56 @@ class ReportChain:
     def to_json(self) -> list[Any]:
         """Kept without the row and column tags of the sheets sealed (the bulk of
         a report's links): they are needed only to name the cell of a change,
-        and then the report is read again."""
-        return [self.is_report, self.start, [[ln.row, ln.kind, ln.target, ln.value] for ln in self.links
-                                             if ln.kind not in TAG_KINDS],
+        and then the report is read again. Of an input sheet's row tags only
+        their number is kept: it is all the walk uses of them
+        (:meth:`automation.audit.inputs.Inputs.apply`)."""
+        return [self.is_report, self.start, [[ln.row, ln.kind, ln.target,
+                                              len(ln.value.split()) if ln.kind == INPUT_TAGS else ln.value]
+                                             for ln in self.links if ln.kind not in TAG_KINDS],
                 [h if isinstance(h, (str, int, float)) or h is None else str(h) for h in self.header], self.length]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> ReportChain:
+        """The carried chain rows; an input sheet's row tags come back as as many
+        placeholders (``~``) as there were tags."""
         is_report, start, links, header, length = data
-        return cls(bool(is_report), int(start), tuple(Link(int(r), str(k), str(t), str(v)) for r, k, t, v in links),
+        return cls(bool(is_report), int(start),
+                   tuple(Link(int(r), str(k), str(t), PLACEHOLDER * int(v) if k == INPUT_TAGS else str(v))
+                         for r, k, t, v in links),
                    tuple(header), int(length), tags=False)
 
 
 class ChainStore:
-    """The carried :class:`ReportChain` of each report of one workbook, by fingerprint."""
+    """The carried :class:`ReportChain` of each report of one workbook, by
+    fingerprint, the fingerprints by stamp, and the last clean :class:`Walk`
+    (each file read only when first needed)."""
 
     def __init__(self, book: Any, path: Path | None, context: str) -> None:
         self.book, self.path, self.context = book, path, context
-        self.entries: dict[str, list[Any]] = {}
+        self._entries: dict[str, list[Any]] | None = None
+        self._prints: dict[str, str] = {}  # stamp -> fingerprint
         self.used: set[str] = set()
+        self.stamps_used: set[str] = set()
         self.changed = False
-        if path is not None:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and data.get("context") == context:
-                    self.entries = dict(data.get("reports") or {})
-            except (OSError, ValueError, TypeError):
-                self.entries = {}
+
+    @property
+    def entries(self) -> dict[str, list[Any]]:
+        if self._entries is None:
+            self._entries = {}
+            if self.path is not None:
+                try:
+                    data = json.loads(self.path.read_text(encoding="utf-8"))
+                    if isinstance(data, dict) and data.get("context") == self.context:
+                        self._entries = dict(data.get("reports") or {})
+                        self._prints = {str(k): str(v) for k, v in (data.get("fingerprints") or {}).items()}
+                except (OSError, ValueError, TypeError, AttributeError):
+                    self._entries, self._prints = {}, {}
+        return self._entries
+
+    @property
+    def prints(self) -> dict[str, str]:
+        self.entries  # noqa: B018 - the fingerprints are kept in the same file
+        return self._prints
 
     @classmethod
     def of(cls, book: Any) -> ChainStore:
@@ -97,11 +129,27 @@ class ChainStore:
         context = hashlib.sha256(f"{FORMAT}|{_code_stamp()}".encode()).hexdigest()[:32]
         return cls(book, folder_for(Path(book.path)) / FILE, context)
 
+    def fingerprint(self, name: str) -> str | None:
+        """The fingerprint of sheet ``name`` (:func:`automation.audit.parts.fingerprint`),
+        worked out only if its stamp is new."""
+        from automation.audit.parts import fingerprint, stamp
+
+        if self.path is None:
+            return fingerprint(self.book, name)
+        key = stamp(self.book, name)
+        if key is not None and key in self.prints:
+            self.stamps_used.add(key)
+            return self.prints[key]
+        found = fingerprint(self.book, name)
+        if key is not None and found is not None:
+            self.prints[key] = found
+            self.stamps_used.add(key)
+            self.changed = True
+        return found
+
     def get(self, name: str) -> ReportChain:
         """``name``'s chain rows: carried while its stored bytes are those they were read from."""
-        from automation.audit.parts import fingerprint
-
-        print_ = fingerprint(self.book, name) if self.path is not None else None
+        print_ = self.fingerprint(name) if self.path is not None else None
         if print_ is not None and print_ in self.entries:
             try:
                 self.used.add(print_)
@@ -119,12 +167,95 @@ class ChainStore:
         """Keep what was read (best effort: a folder that cannot be written only costs time next run)."""
         from automation.pbem.carry import keep_file
 
-        if self.path is None or not (self.changed or set(self.entries) - self.used):
+        if self.path is None or self._entries is None or not (
+                self.changed or set(self._entries) - self.used or set(self._prints) - self.stamps_used):
             return
         try:
             self.path.parent.mkdir(exist_ok=True)
-            text = json.dumps({"context": self.context, "reports": {k: self.entries[k] for k in sorted(self.used)}},
+            text = json.dumps({"context": self.context, "reports": {k: self._entries[k] for k in sorted(self.used)},
+                               "fingerprints": {k: self._prints[k] for k in sorted(self.stamps_used)}},
                               ensure_ascii=False, separators=(",", ":"))
             keep_file(self.path, lambda fh: fh.write(text.encode("utf-8")))
         except (OSError, TypeError, ValueError):
             return
+
+    # ------------------------------------------------------------------ the walk
+
+    def walk(self, named: list[str], commitment: str) -> Walk | None:
+        """The walk an earlier run kept, if it still holds for the first reports
+        of ``named`` (see :class:`Walk`)."""
+        if self.path is None:
+            return None
+        try:
+            data = json.loads((self.path.parent / WALK_FILE).read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("context") != self.context:
+                return None
+            walk = Walk.from_json(data["walk"])
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        return walk if walk.holds(self.book, named, commitment) else None
+
+    def keep_walk(self, walk: Walk) -> None:
+        """Keep ``walk`` for the next run (best effort)."""
+        from automation.pbem.carry import keep_file
+
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            text = json.dumps({"context": self.context, "walk": walk.to_json()}, ensure_ascii=False,
+                              separators=(",", ":"))
+            keep_file(self.path.parent / WALK_FILE, lambda fh: fh.write(text.encode("utf-8")))
+        except (OSError, TypeError, ValueError):
+            return
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Where a walk of the chain without the key stood after its last report,
+    when it found no problem on the way: the reports walked and every sheet
+    they sealed, each with its stamp (:func:`automation.audit.parts.own_stamp`:
+    the CRC-32 and sizes of its part, from the zip directory), and what the
+    walk had gathered (the last digest, who sealed what, the input sheets as
+    recorded, the dates).
+
+    While every one of those reports is still first in the workbook, in the
+    same order and with the same stamp, and every sheet they sealed is there
+    with the same stamp (and the shared strings, styles, date system and key
+    commitment are the same), walking them again would read the same bytes
+    and find the same: the next run starts after them. Any other change (an
+    edit, a sheet removed, an undo) walks from the first report again."""
+
+    commitment: str
+    shared: str
+    reports: tuple[tuple[str, str], ...]  # the sheets named as reports, first to last, each with its stamp
+    chain: tuple[str, ...]  # those of them that are reports of the chain
+    sealed: tuple[tuple[str, str], ...]  # every sheet they sealed, with its stamp
+    prev: tuple[str, str]  # the last report walked and the digest the next one must link to
+    sealed_by: dict[str, str]
+    dates: tuple[str, ...]
+    sealed_sheets: int
+    inputs: dict[str, Any]
+
+    def holds(self, book: Any, named: list[str], commitment: str) -> bool:
+        from automation.audit.parts import own_stamp, shared_stamp
+
+        if commitment != self.commitment or shared_stamp(book) != self.shared or len(self.reports) > len(named):
+            return False
+        if any(named[i] != name or own_stamp(book, name) != stamp for i, (name, stamp) in enumerate(self.reports)):
+            return False
+        return all(book.has(sheet) and own_stamp(book, sheet) == stamp for sheet, stamp in self.sealed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "shared": self.shared, "reports": [list(r) for r in self.reports],
+                "chain": list(self.chain), "sealed": [list(s) for s in self.sealed], "prev": list(self.prev),
+                "sealed_by": self.sealed_by, "dates": list(self.dates), "sealed_sheets": self.sealed_sheets,
+                "inputs": self.inputs}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Walk:
+        return cls(str(data["commitment"]), str(data["shared"]),
+                   tuple((str(n), str(s)) for n, s in data["reports"]), tuple(str(n) for n in data["chain"]),
+                   tuple((str(n), str(s)) for n, s in data["sealed"]),
+                   (str(data["prev"][0]), str(data["prev"][1])), {str(k): str(v) for k, v in data["sealed_by"].items()},
+                   tuple(str(d) for d in data["dates"]), int(data["sealed_sheets"]), dict(data["inputs"]))

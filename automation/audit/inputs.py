@@ -210,3 +210,18 @@ class Inputs:
 
     def snapshot(self) -> dict[str, list[list[Any]]]:
         return dict(self.state)
+
+    def to_json(self) -> dict[str, Any]:
+        """What :meth:`from_json` takes back as it was (a date stays a date)."""
+        def cell(v: Any) -> Any:
+            return v if v is None or isinstance(v, (bool, int, float, str)) else _cell(v)
+        return {"state": {n: [[cell(v) for v in r] for r in rows] for n, rows in self.state.items()},
+                "sealed_by": dict(self.sealed_by), "digests": dict(self.digests),
+                "changes": [[c.sheet, c.cell, c.report, c.old, c.new] for c in self.changes]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Inputs:
+        return cls({str(n): [[_value(v) for v in r] for r in rows] for n, rows in data["state"].items()},
+                   {str(k): str(v) for k, v in data["sealed_by"].items()},
+                   [Change(*(str(x) for x in c)) for c in data["changes"]],
+                   {str(k): str(v) for k, v in data["digests"].items()})

@@ -50,7 +50,49 @@ def fingerprint(book: Any, name: str) -> str | None:
     return h.hexdigest()
 
 
+def stamp(book: Any, name: str) -> str | None:
+    """What the fingerprint of sheet ``name`` is a function of, as the zip
+    directory tells it without reading a part: the name, CRC-32 (of the
+    inflated bytes), sizes and method of its part(s), of the shared strings and
+    styles, and the date system. Equal stamps stand for equal stored bytes (a
+    save that changes a part changes its CRC-32 or a size), so a fingerprint
+    worked out before can be looked up by stamp (:class:`automation.audit.carried.ChainStore`).
+    None where :func:`fingerprint` gives None."""
+    gate = getattr(book, "gate", None)
+    own = own_stamp(book, name)
+    return None if gate is None or own is None else _shared_stamp(gate) + own
+
+
+def own_stamp(book: Any, name: str) -> str | None:
+    """The part of :func:`stamp` that is sheet ``name``'s own (its part(s));
+    the rest, :func:`shared_stamp`, is the same for every sheet of a file."""
+    gate = getattr(book, "gate", None)
+    if gate is None:
+        return None
+    infos = [gate.info(part) for part in gate.sheet_targets().get(name, ())]
+    if not infos or None in infos:
+        return None
+    return "".join(f"|{i.filename}:{i.CRC:08x}:{i.compress_size}:{i.file_size}:{i.compress_type}" for i in infos)
+
+
+def shared_stamp(book: Any) -> str | None:
+    """What every sheet's :func:`stamp` of ``book`` begins with."""
+    gate = getattr(book, "gate", None)
+    return None if gate is None else _shared_stamp(gate)
+
+
 _SHARED: weakref.WeakKeyDictionary[Any, bytes | None] = weakref.WeakKeyDictionary()
+_SHARED_STAMP: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def _shared_stamp(gate: Any) -> str:
+    """The stamp of what every sheet's values depend on (see :func:`stamp`)."""
+    if gate not in _SHARED_STAMP:
+        infos = [gate.info(part) for part in SHARED]
+        _SHARED_STAMP[gate] = ("1904" if _date1904(gate) else "1900") + "".join(
+            f"|{i.filename}:{i.CRC:08x}:{i.compress_size}:{i.file_size}:{i.compress_type}" if i is not None
+            else f"|{part}:none" for part, i in zip(SHARED, infos))
+    return _SHARED_STAMP[gate]
 
 
 def _shared(gate: Any) -> bytes | None:
@@ -102,4 +144,4 @@ def parse_value(value: str) -> tuple[str, str] | None:
     return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
-__all__ = ["fingerprint", "parse_value", "part_value"]
+__all__ = ["fingerprint", "own_stamp", "parse_value", "part_value", "shared_stamp", "stamp"]

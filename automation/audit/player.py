@@ -19,8 +19,10 @@ commitment only).
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
+import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -72,17 +74,28 @@ class CommittedRows(Sequence[list[Any]]):
     """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header
     first: each roll with its commitment, worked out when the row is first
     read (an export copies the runs of rows an earlier export wrote without
-    reading them, so their commitments are not worked out again)."""
+    reading them, so their commitments are not worked out again). With
+    ``counts`` (each sheet's number of rolls), a sheet's rolls are taken from
+    ``shown`` only when one of its rows is read: a carried run's rolls are
+    never loaded."""
 
-    def __init__(self, shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> None:
-        self._rolls = [roll for rolls in shown for roll in rolls]
+    def __init__(self, shown: Sequence[Sequence[list[str]]], key: CampaignKey, campaign: str, side: str,
+                 counts: Sequence[int] | None = None) -> None:
+        self._shown = shown
+        self._counts = list(counts) if counts is not None else [len(rolls) for rolls in shown]
+        self._starts = list(itertools.accumulate(self._counts, initial=0))  # each sheet's first roll
         self._key, self._campaign, self._side = key, campaign, side
         self._done: dict[int, list[Any]] = {}
+
+    def _roll(self, n: int) -> list[str]:
+        """Roll ``n`` (from 0) of all sheets."""
+        k = bisect.bisect_right(self._starts, n) - 1
+        return list(self._shown[k][n - self._starts[k]])
 
     width = len(AUDIT_HEADER)  # every row's cells
 
     def __len__(self) -> int:
-        return len(self._rolls) + 1
+        return self._starts[-1] + 1
 
     @overload
     def __getitem__(self, i: int) -> list[Any]: ...
@@ -101,7 +114,7 @@ class CommittedRows(Sequence[list[Any]]):
             return list(AUDIT_HEADER)
         row = self._done.get(i)
         if row is None:
-            roll = self._rolls[i - 1]
+            roll = self._roll(i - 1)
             row = self._done[i] = roll + [commitment_of(self._key, self._campaign, self._side, roll)]
         return row
 
@@ -112,9 +125,11 @@ class CommittedRows(Sequence[list[Any]]):
         return (stop - 1, len(AUDIT_HEADER) - 1) if stop > max(start, 0) else (-1, -1)
 
 
-def committed_rows(shown: list[list[list[str]]], key: CampaignKey, campaign: str, side: str) -> CommittedRows:
-    """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header first."""
-    return CommittedRows(shown, key, campaign, side)
+def committed_rows(shown: Sequence[Sequence[list[str]]], key: CampaignKey, campaign: str, side: str,
+                   counts: Sequence[int] | None = None) -> CommittedRows:
+    """The Dice audit sheet's rows for each sheet's :func:`shown_rolls`, header
+    first (``counts``: see :class:`CommittedRows`)."""
+    return CommittedRows(shown, key, campaign, side, counts)
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.audit.carried import ChainStore, ReportChain
+from automation.audit.carried import ChainStore, ReportChain, Walk
 from automation.audit.chain import START, Link, chain_links, is_dated_input, is_refit_output, seal_of, workbook_system
 from automation.audit.desk import check_desk
 from automation.audit.desk_replay import edited_inputs
@@ -166,6 +166,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
         p.append(CellProblem("Campaign", "B4", "the key given does not match the workbook's key commitment"))
         return out
     names = list(book.sheet_names)
+    present = set(names)
     prev_name, prev_digest = START, genesis(commitment)
     sealed_by: dict[str, str] = {}
     rules_now = {n: canonical(book.raw(n)) for n in RULE_SHEETS if book.has(n)}
@@ -181,7 +182,15 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     reports = []
     named = [n for n in names if is_report(n)]
     store = ChainStore.of(book) if key is None else None  # with the key every report is read
-    for i, n in enumerate(named, start=1):
+    walk = store.walk(named, commitment) if store is not None else None
+    if walk is not None:  # the reports an earlier run walked without a problem, unchanged since: not walked again
+        out.reports, out.dates, out.sealed_sheets = list(walk.chain), list(walk.dates), walk.sealed_sheets
+        sealed_by.update(walk.sealed_by)
+        inputs = Inputs.from_json(walk.inputs)
+        prev_name, prev_digest = walk.prev
+        if progress and walk.reports:
+            progress(len(walk.reports), len(named), walk.reports[-1][0], "checking")
+    for i, n in enumerate(named[len(walk.reports) if walk else 0:], start=len(walk.reports) + 1 if walk else 1):
         if progress:
             progress(i, len(named), n, "checking")
         if store is not None:
@@ -192,9 +201,9 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
         rows = book.raw(n)
         if rows and is_report(n, rows[0]):
             reports.append((n, rows, *chain_links(rows)))
+    unchanged = unchanged_parts(book, [links for *_, links in reports], store.fingerprint if store else None)
     if store is not None:
         store.save()
-    unchanged = unchanged_parts(book, [links for *_, links in reports])
     for name, rows, start, links in reports:
         out.reports.append(name)
         date = name_parts(kind_of(name), name).get("date", name)  # type: ignore[arg-type]
@@ -215,7 +224,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
         if first.kind != "previous report":
             p.append(CellProblem(name, where(first), "the tamper evidence does not begin with the previous report's digest"))
         elif first.target != prev_name:
-            if first.target != START and first.target not in names:
+            if first.target != START and first.target not in present:
                 why = f"follows {first.target!r}, which is no longer in the workbook (removed)"
             else:
                 why = f"follows {first.target!r} but the workbook has {prev_name!r} before it (sheets removed or reordered)"
@@ -231,7 +240,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
                 continue
             out.sealed_sheets += 1
             sealed_by[ln.target] = name
-            if ln.target not in names:
+            if ln.target not in present:
                 p.append(CellProblem(name, where(ln), f"{ln.target!r} was sealed here but is no longer in the workbook (removed)"))
                 continue
             if (ln.target, ln.value) in unchanged:
@@ -270,6 +279,8 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
             out.rolls_checked += len(roll_rows(name, rows))
         # the next report links to the digest recorded here: a change found above is not reported again there
         prev_name, prev_digest = name, this.value if this is not None else digest
+    if store is not None and not p:
+        keep_walk(store, book, commitment, named, walk, reports, out, sealed_by, inputs, (prev_name, prev_digest))
     headers = {n: (book.raw(n)[:1] or [[]])[0] for n in names if n not in sealed_by and is_dated_input(n)}
     p += _missing_and_unsealed(names, out.reports, sealed_by, batches or [], headers)
     p += inputs.edited_since(book)
@@ -298,12 +309,38 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
     return out
 
 
-def unchanged_parts(book: Any, links: list[list[Link]]) -> set[tuple[str, str]]:
+def keep_walk(store: ChainStore, book: Any, commitment: str, named: list[str], walk: Walk | None,
+              reports: list[Any], out: Verified, sealed_by: dict[str, str], inputs: Inputs,
+              prev: tuple[str, str]) -> None:
+    """Keep where this walk stood (it found no problem), for the next run to
+    start there (:class:`automation.audit.carried.Walk`)."""
+    from automation.audit.parts import own_stamp, shared_stamp
+
+    done = len(walk.reports) if walk else 0
+    shared = shared_stamp(book)
+    walked = [*(walk.reports if walk else ()), *((n, own_stamp(book, n)) for n in named[done:])]
+    sealed = [*(walk.sealed if walk else ()),
+              *((ln.target, own_stamp(book, ln.target)) for *_, links in reports for ln in links if ln.kind == "sheet")]
+    if shared is None or any(s is None for _, s in walked) or any(s is None for _, s in sealed):
+        return
+    kept = Walk(commitment, shared, tuple(walked), tuple(out.reports), tuple(dict(sealed).items()), prev,
+                dict(sealed_by), tuple(out.dates), out.sealed_sheets, inputs.to_json())
+    if kept != walk:
+        store.keep_walk(kept)
+
+
+def unchanged_parts(book: Any, links: list[list[Link]],
+                    fingerprint: Callable[[str], str | None] | None = None) -> set[tuple[str, str]]:
     """(sheet, digest of its values) for every sheet whose stored part still has
     the fingerprint a ``part`` row of the chain recorded with that digest: its
-    values need no new digest (see :mod:`automation.audit.parts`)."""
+    values need no new digest (see :mod:`automation.audit.parts`).
+    ``fingerprint``: how a sheet's fingerprint is found (without the key: the
+    carried ones, :meth:`ChainStore.fingerprint`)."""
     from automation.audit.chain import PART
-    from automation.audit.parts import fingerprint, parse_value
+    from automation.audit.parts import fingerprint as hashed, parse_value
+
+    if fingerprint is None:
+        fingerprint = lambda name: hashed(book, name)  # noqa: E731
 
     now: dict[str, str | None] = {}
     out = set()
@@ -312,7 +349,7 @@ def unchanged_parts(book: Any, links: list[list[Link]]) -> set[tuple[str, str]]:
         if recorded is None or not book.has(ln.target):
             continue
         if ln.target not in now:
-            now[ln.target] = fingerprint(book, ln.target)
+            now[ln.target] = fingerprint(ln.target)
         if now[ln.target] == recorded[0]:
             out.add((ln.target, recorded[1]))
     return out
@@ -321,9 +358,10 @@ def unchanged_parts(book: Any, links: list[list[Link]]) -> set[tuple[str, str]]:
 def _missing_and_unsealed(names: list[str], reports: list[str], sealed_by: dict[str, str], batches: list[Any],
                           headers: dict[str, list[Any]]) -> list[CellProblem]:
     problems = []
+    present = set(names)
     for batch in batches:
         for sheet in batch.sheets:
-            if sheet not in names and (is_report(sheet) or is_dated_input(sheet)):
+            if sheet not in present and (is_report(sheet) or is_dated_input(sheet)):
                 problems.append(CellProblem(sheet, "A1", f"was added by {batch.name!r} but is no longer in the workbook: "
                                                           "removed by hand (musterroll undo removes a whole refit)"))
     if reports:

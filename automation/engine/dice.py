@@ -12,6 +12,7 @@ exactly equally likely (no modulo bias).
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import hmac
 import secrets
@@ -59,12 +60,8 @@ class DiceKind(enum.Enum):
             yield dice, weight
 
     def distribution(self) -> dict[int, Fraction]:
-        """Exact probability of each natural total."""
-        dist: dict[int, Fraction] = {}
-        for dice, p in self.outcomes():
-            t = self.total(dice)
-            dist[t] = dist.get(t, Fraction(0)) + p
-        return dict(sorted(dist.items()))
+        """Exact probability of each natural total (enumerated once per kind)."""
+        return dict(_distribution(self))
 
     @property
     def low(self) -> int:
@@ -80,6 +77,15 @@ class DiceKind(enum.Enum):
             if kind.value == text:
                 return kind
         raise ValueError(f"unknown dice {text!r}; valid: {', '.join(k.value for k in cls)}")
+
+
+@functools.cache
+def _distribution(kind: DiceKind) -> tuple[tuple[int, Fraction], ...]:
+    dist: dict[int, Fraction] = {}
+    for dice, p in kind.outcomes():
+        t = kind.total(dice)
+        dist[t] = dist.get(t, Fraction(0)) + p
+    return tuple(sorted(dist.items()))
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,25 @@ def odds(table: Table, column: str | None = None, drm: int = 0) -> list[Outcome]
     return _band_odds(table, column, drm)
 
 
+_ODDS: dict[tuple[int, str, int], tuple[Table, tuple[Outcome, ...]]] = {}
+ODDS_KEPT = 4096  # (table, column, DRM) odds kept in a process; past that the store starts afresh
+
+
 def _band_odds(table: Table, column: str, drm: int) -> list[Outcome]:
+    """The odds of ``table``'s column at ``drm``: enumerated the first time a
+    process asks for them (every throw of a d100 table), then kept with the
+    table they were worked out for (a table is immutable)."""
+    held = _ODDS.get((id(table), column, drm))
+    if held is not None and held[0] is table:
+        return list(held[1])
+    found = _enumerated_odds(table, column, drm)
+    if len(_ODDS) >= ODDS_KEPT:
+        _ODDS.clear()
+    _ODDS[(id(table), column, drm)] = (table, tuple(found))
+    return found
+
+
+def _enumerated_odds(table: Table, column: str, drm: int) -> list[Outcome]:
     _require_rows(table)
     totals: dict[str, Fraction] = {}
     bands: dict[str, list[str]] = {}

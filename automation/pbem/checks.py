@@ -48,7 +48,7 @@ def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, .
                             "another campaign")
     batch_problems = []
     try:
-        batches = list_batches(path)
+        batches = list_batches(Path(path), book.gate.data if not getattr(book, "decrypted", False) else None)
     except WorkbookFileError as exc:
         batches, batch_problems = [], [CellProblem("(workbook)", "A1", f"the record of added sheets is damaged: {exc}")]
     result = verify_book(book, key_data.key if key_data else None, batches, stderr_progress())

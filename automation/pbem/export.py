@@ -144,6 +144,24 @@ def header_fits(kind: SheetKind, header: Sequence[Any]) -> bool:
     return all(c.name in names for c in kind.columns if c.required)
 
 
+_KINDS_KEYED: dict[tuple[int, ...], tuple[list[SheetKind], dict[str, SheetKind], str]] = {}
+
+
+def _kinds_keyed(kinds: Iterable[SheetKind] | None) -> tuple[list[SheetKind], dict[str, SheetKind], str]:
+    """``kinds`` (default: every kind) listed, by id, and the name of their
+    carried derivation: worked out once for each set of kinds (a call per
+    sheet of a long campaign asks again and again)."""
+    listed = list(kinds) if kinds is not None else list(sheet_kinds())
+    ids = tuple(map(id, listed))
+    held = _KINDS_KEYED.get(ids)
+    if held is None:  # (the kinds are kept with their ids: no id is reused while it is listed)
+        if len(_KINDS_KEYED) >= 256:
+            _KINDS_KEYED.clear()
+        by_id = {k.id: k for k in listed}
+        held = _KINDS_KEYED[ids] = (listed, by_id, "kind:" + ",".join(sorted(by_id)))
+    return held
+
+
 def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None,
                   dates: set[str] | None = None, carried: Carried | None = None) -> SheetKind | None:
     """The kind of a campaign sheet: its name fits a kind (a dated kind: with a
@@ -152,10 +170,8 @@ def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None
     notes 1``): None. With ``carried``, a sheet unchanged since an earlier run
     is not read again (:mod:`automation.pbem.carry`)."""
     if carried is not None:
-        kinds = list(kinds) if kinds is not None else list(sheet_kinds())
-        by_id = {k.id: k for k in kinds}
-        found = carried.get("kind:" + ",".join(sorted(by_id)), name,
-                            lambda: getattr(campaign_kind(book, name, kinds, dates), "id", None))
+        listed, by_id, what = _kinds_keyed(kinds)
+        found = carried.get(what, name, lambda: getattr(campaign_kind(book, name, listed, dates), "id", None))
         return by_id.get(found) if found else None
     kind = kind_of(name, kinds)
     if kind is None:
@@ -410,16 +426,22 @@ def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: 
     run found them in the same rows."""
     from automation.audit.player import AUDIT_SHEET, committed_rows, shown_rolls
 
-    def shown(s: OutSheet) -> list[list[str]]:
+    def shown(s: OutSheet) -> tuple[int, Sequence[list[str]]]:
+        """The number of ``s``'s rolls, and its rolls (read when used: with
+        ``carried``, a run of rows an earlier export wrote is copied without them)."""
         if carried is None or not s.source:
-            return shown_rolls(s.name, [list(r) for r in s.rows])
-        return carried.get_keyed(f"shown:{side}", s.name, s.source,
-                                 lambda: shown_rolls(s.name, [list(r) for r in s.rows]))
+            found = shown_rolls(s.name, [list(r) for r in s.rows])
+            return len(found), found
 
-    rolls = [(s, shown(s)) for s in sheets]
-    rows = committed_rows([r for _, r in rolls], key, commitment, side)
+        def rolls(s: OutSheet = s) -> list[list[str]]:
+            return carried.get_keyed(f"shown:{side}", s.name, s.source,
+                                     lambda: shown_rolls(s.name, [list(r) for r in s.rows]))
+        return carried.get_keyed(f"shown count:{side}", s.name, s.source, lambda: len(rolls())), Later(rolls)
+
+    counted = [(s, *shown(s)) for s in sheets]
+    rows = committed_rows([r for _, _, r in counted], key, commitment, side, [n for _, n, _ in counted])
     # each sealed sheet's rolls are a run of rows: carried with the sheet, at the same row, for the same key
-    segments = tuple((f"{s.source}|{commitment}|{side}" if s.source else "", len(r)) for s, r in rolls if r)
+    segments = tuple((f"{s.source}|{commitment}|{side}" if s.source else "", n) for s, n, _ in counted if n)
     return OutSheet(AUDIT_SHEET, rows, tab="report", widths=[16, 6, 34, 26, 12, 10, 8, 6, 6, 24, 34],
                     segments=segments)
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
+from xml.etree import ElementTree
 from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
@@ -138,6 +139,8 @@ class Gate:
         self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Mapping[str, tuple[str, ...]] | None = None
         self._checked: set[str] = set()
+        self._found: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self._trees: dict[str, Any] = {}  # parts parsed whole (the lists of sheets and relationships)
         try:
             self._check_structure()
         except _Refused as exc:
@@ -221,7 +224,7 @@ class Gate:
         rels = self.info("xl/_rels/workbook.xml.rels")
         prolog_only: set[str] = set()
         if rels is not None:
-            for rel in _elements(self._stream(rels.filename), "Relationship"):
+            for rel in self._elements(rels.filename, "Relationship"):
                 kind = rel.get("Type", "").rpartition("/")[2]
                 if rel.get("TargetMode") != "External" and kind in ("styles", "sharedStrings"):
                     for part in self.resolve(rel.get("Target", "")):
@@ -230,6 +233,49 @@ class Gate:
             self._scan(name, whole=True)
         for name in sorted(prolog_only - whole):
             self._scan(name, whole=False)
+
+    def _tree(self, name: str) -> Any:
+        """Part ``name`` parsed by ElementTree's C parser (kept for the next ask),
+        once it has passed the whole scan: no DTD, so nothing for a parser to
+        expand, and its elements and namespaces bounded."""
+        if name not in self._trees:
+            self._scan(name, whole=True)
+            try:
+                data = self.archive.read(name)
+            except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
+                raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the "
+                               "workbook") from None
+            try:
+                self._trees[name] = ElementTree.fromstring(data)
+            except ElementTree.ParseError as exc:
+                raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
+        return self._trees[name]
+
+    def _elements(self, name: str, local: str) -> list[dict[str, str]]:
+        """The attributes of every ``local`` element (any namespace) of part
+        ``name``; a namespaced attribute is keyed ``"namespace name"``."""
+        if (name, local) not in self._found:
+            self._found[(name, local)] = [
+                {k[1:].replace("}", " ", 1) if k[:1] == "{" else k: v for k, v in element.attrib.items()}
+                for element in self._tree(name).iter() if _local(element.tag) == local]
+        return self._found[(name, local)]
+
+    def defined_names(self) -> list[tuple[str, str]] | None:
+        """(name, text) of each defined name of ``xl/workbook.xml``, when the
+        package's main part is that one (None otherwise)."""
+        try:
+            root_rels = self.info("_rels/.rels")
+            main = next((r.get("Target", "") for r in (self._elements(root_rels.filename, "Relationship")
+                                                       if root_rels is not None else ())
+                         if r.get("Type", "").endswith("/officeDocument") and r.get("TargetMode") != "External"),
+                        None)
+            info = self.info("xl/workbook.xml")
+            if main is None or info is None or posixpath.normpath(main.lstrip("/")).lower() != "xl/workbook.xml":
+                return None
+            return [(element.get("name", ""), "".join(element.itertext()))
+                    for element in self._tree(info.filename).iter() if _local(element.tag) == "definedName"]
+        except _Refused as exc:
+            raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
 
     def _stream(self, name: str):
         info = self.archive.getinfo(name)
@@ -319,11 +365,11 @@ class Gate:
     def _sheet_targets(self) -> Mapping[str, tuple[str, ...]]:
         rels_info = self.info("xl/_rels/workbook.xml.rels")
         targets: dict[str, list[str]] = {}
-        for rel in _elements(self._stream(rels_info.filename), "Relationship") if rels_info else ():
+        for rel in self._elements(rels_info.filename, "Relationship") if rels_info else ():
             if rel.get("TargetMode") != "External" and rel.get("Target"):
                 targets.setdefault(rel.get("Id", ""), []).append(rel["Target"])
         rids: dict[str, list[str]] = {}
-        for sheet in _elements(self._stream(self.info("xl/workbook.xml").filename), "sheet"):
+        for sheet in self._elements(self.info("xl/workbook.xml").filename, "sheet"):
             rid = next((sheet[f"{r} id"] for r in REL_NS if f"{r} id" in sheet), None)
             name = sheet.get("name")
             if name is not None and rid is not None:
@@ -438,30 +484,9 @@ def _open_zip(where: str, data: bytes, lim: Limits) -> zipfile.ZipFile:
     return archive
 
 
-def _elements(chunks, local: str) -> list[dict[str, str]]:
-    """The attributes of every ``local`` element (any namespace) of a part
-    already checked by :meth:`Gate._scan` (no DTD), streamed."""
-    found: list[dict[str, str]] = []
-    parser = expat.ParserCreate(namespace_separator=" ")
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-
-    def refuse(*_: Any) -> None:
-        raise _Refused("a workbook part declares a DTD or entities")
-
-    def start(name: str, attrs: dict[str, str]) -> None:
-        if name.rpartition(" ")[2] == local:
-            found.append(attrs)
-
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    parser.StartElementHandler = start
-    try:
-        for chunk in chunks:
-            parser.Parse(chunk, False)
-        parser.Parse(b"", True)
-    except expat.ExpatError as exc:
-        raise _Refused(f"a workbook part is not well-formed XML ({exc})") from None
-    return found
+def _local(tag: Any) -> str | None:
+    """An ElementTree tag's local name (None for a comment or processing instruction)."""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else None
 
 
 __all__ = ["Gate", "Limits", "MASTER", "PLAYER", "returned_limits"]

@@ -59,7 +59,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
@@ -120,6 +120,8 @@ class _Sheet:
 
 
 _Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
+"""A relative path with nothing to normalise or decode: no ``.`` or ``..`` segment, ``%``, ``\\`` or ``//``."""
 ENTRY = re.compile(r"(form |replaced )?(\d+)\|(.*)", re.S)  # a batch record's sheet entry
 
 
@@ -185,13 +187,19 @@ class _Package:
     def _read_rels(self, part: str) -> list[_Rel]:
         member = self.zip.get(rels_name(part))
         out = []
+        base = posixpath.dirname(part)
+        plain_base = not base or _PLAIN_PATH.fullmatch(base) is not None
         for node in self.doc(member.name).root.children if member else ():
             target: str | None = None
             if node.attr("TargetMode") != "External":
                 raw = node.get("Target").split("#")[0]
-                path = raw[1:] if raw.startswith("/") else \
-                    posixpath.normpath(posixpath.join(posixpath.dirname(part), raw))
-                found = self.zip.get(path) or self.zip.get(unquote(path))
+                if plain_base and _PLAIN_PATH.fullmatch(raw):  # nothing to normalise or decode (most targets)
+                    path = f"{base}/{raw}" if base else raw
+                    found = self.zip.get(path)
+                else:
+                    path = raw[1:] if raw.startswith("/") else \
+                        posixpath.normpath(posixpath.join(base, raw))
+                    found = self.zip.get(path) or self.zip.get(unquote(path))
                 target = found.name if found else path
             out.append(_Rel(node.get("Id"), node.get("Type"), target, node))
         return out
@@ -220,32 +228,43 @@ class _Package:
 
     def records(self) -> list[_Record]:
         names = self.wb.root.find("definedNames")
-        out: list[_Record] = []
-        item = r'"(?:[^"]|"")*"'
-        for node in names.findall("definedName") if names is not None else []:
-            m = RECORD.fullmatch(node.get("name"))
-            if not m:
-                continue
-            value = self.wb.inner_text(node).strip()
-            if not re.fullmatch(r"\{\s*" + item + r"(?:\s*[,;]\s*" + item + r")*\s*\}", value, re.S):
-                raise WorkbookFileError(f"{self.where}: batch record {node.get('name')} is damaged: {value[:80]}")
-            texts = [t[1:-1].replace('""', '"') for t in re.findall(item, value)]
-            entries: list[tuple[int | None, str]] = []
-            forms, replaced = [], []
-            for t in texts[1:]:
-                hit = ENTRY.fullmatch(t)
-                if hit is not None and hit.group(1) == "replaced ":
-                    replaced.append(hit.group(3))
-                    continue
-                if hit is not None and hit.group(1) == "form ":
-                    forms.append(hit.group(3))
-                entries.append((int(hit.group(2)), hit.group(3)) if hit else (None, t))
-            batch = Batch(texts[0], tuple(n for _, n in entries), tuple(forms), tuple(replaced))
-            out.append((int(m.group(1)), node, batch, entries))
-        return sorted(out, key=lambda r: r[0])
+        return _records(self.where, ((node.get("name"), self.wb.inner_text(node), node)
+                                     for node in (names.findall("definedName") if names is not None else [])))
 
     def worksheet_names(self) -> list[str]:
         return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
+
+
+_ITEM = r'"(?:[^"]|"")*"'
+_LIST = re.compile(r"\{\s*" + _ITEM + r"(?:\s*[,;]\s*" + _ITEM + r")*\s*\}", re.S)
+_ITEMS = re.compile(_ITEM)
+
+
+def _records(where: str, names: Iterable[tuple[str, str, Any]]) -> list[Any]:
+    """The batch records among a workbook's defined names ((name, text, node)
+    each), oldest first, each as (number, node, batch, entries)."""
+    out = []
+    for name, text, node in names:
+        m = RECORD.fullmatch(name)
+        if not m:
+            continue
+        value = text.strip()
+        if not _LIST.fullmatch(value):
+            raise WorkbookFileError(f"{where}: batch record {name} is damaged: {value[:80]}")
+        texts = [t[1:-1].replace('""', '"') for t in _ITEMS.findall(value)]
+        entries: list[tuple[int | None, str]] = []
+        forms, replaced = [], []
+        for t in texts[1:]:
+            hit = ENTRY.fullmatch(t)
+            if hit is not None and hit.group(1) == "replaced ":
+                replaced.append(hit.group(3))
+                continue
+            if hit is not None and hit.group(1) == "form ":
+                forms.append(hit.group(3))
+            entries.append((int(hit.group(2)), hit.group(3)) if hit else (None, t))
+        batch = Batch(texts[0], tuple(n for _, n in entries), tuple(forms), tuple(replaced))
+        out.append((int(m.group(1)), node, batch, entries))
+    return sorted(out, key=lambda r: r[0])
 
 
 # --------------------------------------------------------------------------- files
@@ -273,9 +292,17 @@ def sheet_names(path: Path) -> list[str]:
     return [s.name for s in _Package(str(path), pkgfile.read(Path(path))).sheets()]
 
 
-def list_batches(path: Path) -> list[Batch]:
-    """The recorded batches, oldest first."""
-    return [r[2] for r in _Package(str(path), pkgfile.read(Path(path))).records()]
+def list_batches(path: Path, data: bytes | None = None) -> list[Batch]:
+    """The recorded batches, oldest first (``data``: the file's bytes, when a
+    reader already read them: not read again, nor checked again if that
+    reader's gate passed them, and then read from the defined names that gate
+    already parsed, when the workbook part is where it always is)."""
+    data = pkgfile.read(Path(path)) if data is None else data
+    gate = Gate.passed_for(str(path), data)
+    names = gate.defined_names() if gate is not None else None
+    if names is not None:
+        return [r[2] for r in _records(str(path), ((name, text, None) for name, text in names))]
+    return [r[2] for r in _Package(str(path), data).records()]
 
 
 def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None,

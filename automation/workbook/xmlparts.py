@@ -66,9 +66,9 @@ class XNode:
     def attr(self, local: str, ns: str = "") -> str | None:
         if not ns:  # an attribute in no namespace is never prefixed (a prefix cannot be bound to no namespace)
             return self.attrs.get(local)
-        for qname, value in self.attrs.items():
-            prefix, _, name = qname.rpartition(":")
-            if name == local and prefix != "xmlns" and (self.nsmap.get(prefix) == ns if prefix else not ns):
+        for prefix in _prefixes(self.nsmap, ns):  # an attribute in ns is written with a prefix bound to it
+            value = self.attrs.get(f"{prefix}:{local}")
+            if value is not None:
                 return value
         return None
 
@@ -83,6 +83,21 @@ class XNode:
         return next(iter(self.findall(local, ns)), None)
 
 
+_PREFIXES: dict[tuple[int, str], tuple[Mapping[str, str], tuple[str, ...]]] = {}
+
+
+def _prefixes(nsmap: Mapping[str, str], ns: str) -> tuple[str, ...]:
+    """The prefixes ``nsmap`` binds to ``ns``, in its order (found once per
+    map: the elements of a part share their parent's map)."""
+    held = _PREFIXES.get((id(nsmap), ns))
+    if held is None or held[0] is not nsmap:
+        if len(_PREFIXES) >= 4096:
+            _PREFIXES.clear()
+        held = _PREFIXES[(id(nsmap), ns)] = (nsmap, tuple(p for p, uri in nsmap.items()
+                                                         if uri == ns and p and p != "xmlns"))
+    return held[1]
+
+
 @dataclass(frozen=True)
 class XmlDoc:
     part: str
@@ -94,7 +109,10 @@ class XmlDoc:
         return text.encode(self.encoding)
 
     def inner_text(self, node: XNode) -> str:
-        pieces = re.split(r"(<!\[CDATA\[.*?\]\]>|<[^>]*>)", self.text[node.inner_start:node.inner_end], flags=re.S)
+        inner = self.text[node.inner_start:node.inner_end]
+        if "<" not in inner:  # text alone (a title, a count): only references to resolve
+            return unescape(inner)
+        pieces = re.split(r"(<!\[CDATA\[.*?\]\]>|<[^>]*>)", inner, flags=re.S)
         return "".join(p[9:-3] if p.startswith("<![CDATA[") else "" if p.startswith("<") else unescape(p)
                        for p in pieces)
 
@@ -156,19 +174,24 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
 
     def start(qname: str, attrs: dict[str, str]) -> None:
         at = char_at(parser.CurrentByteIndex)
-        tag = _START_TAG.match(text, at)
-        if tag is None:
-            raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
+        # the start tag ends at the first ">" unless that one lies in an attribute value (an odd number of
+        # double quotes before it, or single quotes used): then the tag is matched whole
+        end = text.find(">", at) + 1
+        tag = text[at:end]
+        if end <= 0 or tag.count('"') % 2 or "'" in tag or not tag.startswith(qname, 1):
+            found = _START_TAG.match(text, at)
+            if found is None or not text.startswith(qname, at + 1):
+                raise WorkbookFileError(f"part {part}: its markup could not be located safely for editing")
+            end, tag = found.end(), found.group(0)
         nsmap = stack[-1][4] if stack else top_nsmap
-        if attrs and "xmlns" in tag.group(0):  # declares namespaces of its own (else shares its parent's)
+        if attrs and "xmlns" in tag:  # declares namespaces of its own (else shares its parent's)
             declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}
             if declared:
                 nsmap = {**nsmap, **declared}
         prefix, _, local = qname.rpartition(":")
         if prefix and prefix not in nsmap:
             raise WorkbookFileError(f"part {part}: prefix {prefix!r} is not declared")
-        end = tag.end()
-        if tag.group(1):  # <x/>: whole already
+        if text[end - 2] == "/":  # <x/>: whole already
             node = XNode(qname, nsmap.get(prefix, ""), local, attrs, nsmap, at, end, end, end, ())
             (stack[-1][7] if stack else done).append(node)
             stack.append([None])

@@ -131,31 +131,37 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
         raise refuse("the zip has unexpected bytes before or inside its directory")
     entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
     at, total, names = cd_off, 0, set()
+    central = struct.Struct("<IHHHHHHIIIHHHHHII")
     for _ in range(count):
-        if data[at:at + 4] != b"PK\x01\x02" or at + 46 > pos:
+        if at + 46 > pos or data[at:at + 4] != b"PK\x01\x02":
             raise refuse("the zip directory is damaged")
-        _, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _, offset = struct.unpack_from(
-            "<IHHHHHHIIIHHHHHII", data, at)
+        (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _,
+         offset) = central.unpack_from(data, at)
         raw_name = data[at + 46:at + 46 + nlen]
         name = raw_name.decode("utf-8" if flags & 0x800 else "cp437")
+        lower = name.lower()
         total += usize
-        for bad, why in (
-            (0xFFFFFFFF in (csize, usize, offset) or has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
-             "uses ZIP64, which is not supported"),
-            (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
-            (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
-            (total > MAX_TOTAL, "brings the declared size over 16 GB in all; refused (zip bomb?)"),
-            (name.lower() in names, "appears twice in the zip"),
-        ):
-            if bad:
-                raise refuse(f"member {name} {why}")
-        names.add(name.lower())
-        entries.append((name, data[at:at + 46 + nlen + elen + mlen], method, crc, csize, usize, offset, raw_name))
-        at += 46 + nlen + elen + mlen
+        # every check at once, its message made only for a member that fails one
+        if (0xFFFFFFFF in (csize, usize, offset) or (elen and has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]))
+                or flags & 0x41 or usize > MAX_MEMBER or total > MAX_TOTAL or lower in names):
+            for bad, why in (
+                (0xFFFFFFFF in (csize, usize, offset) or has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
+                 "uses ZIP64, which is not supported"),
+                (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
+                (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
+                (total > MAX_TOTAL, "brings the declared size over 16 GB in all; refused (zip bomb?)"),
+                (lower in names, "appears twice in the zip"),
+            ):
+                if bad:
+                    raise refuse(f"member {name} {why}")
+        names.add(lower)
+        end_at = at + 46 + nlen + elen + mlen
+        entries.append((name, data[at:end_at], method, crc, csize, usize, offset, raw_name))
+        at = end_at
     starts = sorted({e[6] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
     members = []
-    for name, central, method, crc, csize, usize, offset, raw_name in entries:
+    for name, central_record, method, crc, csize, usize, offset, raw_name in entries:
         if offset + 30 > cd_off or data[offset:offset + 4] != b"PK\x03\x04":
             raise refuse(f"member {name} has no local header where the directory says")
         lflags, = struct.unpack_from("<H", data, offset + 6)
@@ -172,7 +178,7 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
                 end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
         if end > following:
             raise refuse(f"member {name} is truncated or overlaps another member")
-        members.append(RawMember(name, central, view[offset:end], method, crc, usize, data_start, csize))
+        members.append(RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize))
     return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
 
 

@@ -132,3 +132,40 @@ def test_a_drm_past_the_printed_ends_of_a_bounded_table_reads_the_end_band():
     assert chances("bf.ammunition", -3, "Normal") == {"Short of ammunition": Fraction(4, 10), "No effect": Fraction(6, 10)}
     assert chances("bf.scenario_turn_end", 5, "Turn 11") == {"Play the turn": Fraction(1)}
     assert chances("bf.scenario_turn_end", -20, "Turn 11") == {"Scenario ends": Fraction(1)}
+
+
+def test_the_odds_kept_for_a_table_are_those_every_throw_gives_and_belong_to_that_table_alone():
+    """A table's odds are enumerated once a process and kept: what a later roll
+    reads is what enumerating every throw gives, and a changed copy of a table
+    (as a workbook's own rows make one) gets its own."""
+    import dataclasses
+
+    from automation.engine.resolver import _band_odds, _enumerated_odds
+    from automation.engine.tables import TableKind
+
+    tables = [t for t in load_rulebook().all_tables() if t.kind is TableKind.BANDED and not t.is_empty]
+    assert len(tables) > 20
+    for table in tables:
+        for column in table.columns:
+            for drm in (-3, 0, 2):
+                assert _band_odds(table, column, drm) == _band_odds(table, column, drm) == \
+                    _enumerated_odds(table, column, drm)
+    table = next(t for t in tables if len(t.bands) > 2)
+    column = table.columns[0]
+    before = _band_odds(table, column, 0)
+    first = table.bands[0]
+    changed = dataclasses.replace(table, bands=(dataclasses.replace(
+        first, results={**first.results, column: "something else"}), *table.bands[1:]))
+    assert _band_odds(changed, column, 0) == _enumerated_odds(changed, column, 0) != before
+    assert _band_odds(table, column, 0) == before
+    before.clear()  # a caller's list is its own
+    assert _band_odds(table, column, 0) == _enumerated_odds(table, column, 0)
+
+
+def test_a_kind_of_dice_gives_its_exact_distribution_every_time():
+    for kind in DiceKind:
+        dist = kind.distribution()
+        assert sum(dist.values()) == 1 and dist == kind.distribution()
+        dist.clear()
+        assert kind.distribution() and kind.low == min(kind.distribution()) and kind.high == max(kind.distribution())
+    assert DiceKind.TWO_D6.distribution()[7] == Fraction(6, 36) and DiceKind.D100.distribution()[100] == Fraction(1, 100)

@@ -230,3 +230,29 @@ def test_a_part_with_more_elements_than_the_limit_is_refused_and_no_other(tmp_pa
     else:
         assert app.count(b"<") > limits.elements  # so the count of "<" alone would have refused it
         Gate("book", data, limits)
+
+
+def test_the_sheet_lists_are_refused_with_a_dtd_before_any_parse_of_their_sheets(tmp_path: Path) -> None:
+    """The sheet list is parsed with ElementTree only after the part passed the
+    streaming scan: a document type there never reaches that parser."""
+    from automation.errors import WorkbookFileError
+
+    for part in ("xl/_rels/workbook.xml.rels", "xl/workbook.xml"):
+        def dtd(parts: Parts, part: str = part) -> Parts:
+            head, _, rest = parts[part].partition(b"?>")
+            parts[part] = head + b'?><!DOCTYPE r [<!ENTITY a "aaaa">]>' + rest
+            return parts
+
+        with pytest.raises(WorkbookFileError, match=re.escape(part) + " declares a DTD or entities"):
+            Gate("book", master(tmp_path / part.replace("/", "_"), dtd).read_bytes(), MASTER).sheet_targets()
+
+
+def test_sheets_are_found_through_any_prefix_of_the_relationships_namespace(tmp_path: Path) -> None:
+    def other_prefix(parts: Parts) -> Parts:
+        wb = parts["xl/workbook.xml"]
+        parts["xl/workbook.xml"] = wb.replace(b"xmlns:r=", b"xmlns:rel=").replace(b" r:id=", b" rel:id=")
+        return parts
+
+    plain = Gate("book", master(tmp_path / "plain").read_bytes(), MASTER).sheet_targets()
+    other = Gate("book", master(tmp_path / "other", other_prefix).read_bytes(), MASTER).sheet_targets()
+    assert dict(other) and {name: other[name] for name in other} == {name: plain[name] for name in plain}

@@ -55,6 +55,17 @@ def test_every_element_is_found_with_its_namespace_and_attributes_as_elementtree
     assert doc.inner_text(names) == '{"Refit 1","3|x > y"}'
 
 
+def test_a_start_tag_whose_attribute_value_holds_a_bare_greater_than_sign_is_located_whole() -> None:
+    part = (b'<w xmlns="urn:w"><a v="x>y" n="1"/><b v=\'1>2\'><c/></b>'
+            b'<d xmlns:q="urn:q" q:v="a > b">t</d><e v="&gt;"/></w>')
+    a, b, d, e = parse_xml(part, "xl/workbook.xml").root.children
+    text = part.decode()
+    assert text[a.start:a.end] == '<a v="x>y" n="1"/>' and a.inner_start == a.end and a.get("n") == "1"
+    assert text[b.start:b.inner_start] == "<b v='1>2'>" and text[b.children[0].start:b.children[0].end] == "<c/>"
+    assert text[d.start:d.inner_start] == '<d xmlns:q="urn:q" q:v="a > b">' and d.attr("v", "urn:q") == "a > b"
+    assert d.children == () and text[d.inner_start:d.inner_end] == "t" and text[e.start:e.end] == '<e v="&gt;"/>'
+
+
 @pytest.mark.parametrize("bad", [
     b'<!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><w>&b;</w>',
     b'<!DOCTYPE w SYSTEM "http://example.com/w.dtd"><w/>',

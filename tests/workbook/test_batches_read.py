@@ -1,0 +1,51 @@
+"""The recorded batches as a command that already read the file lists them
+(from the defined names its gate parsed, without parsing the workbook part
+again) are those the package writer reads, a damaged record is refused alike,
+and a package whose workbook part lies elsewhere is read as before."""
+from __future__ import annotations
+
+from package_helpers import *  # noqa: F403 - the shared helpers, fixture and imports
+
+from automation.workbook.reader import Workbook
+
+
+def test_the_batches_listed_through_a_readers_gate_are_those_the_package_reads(book: Path) -> None:
+    append_sheets(book, [report()], 'Refit "24DEC" & co')
+    append_sheets(book, [report("Report 25DEC"), report("Notes 25DEC")], "Refit 25DEC")
+    read = Workbook(book)
+    listed = list_batches(book, read.gate.data)
+    assert listed == list_batches(book)  # (no reader's gate for a fresh read: the package parses it)
+    assert [(b.name, b.sheets) for b in listed] == [('Refit "24DEC" & co', ("Report 24DEC",)),
+                                                     ("Refit 25DEC", ("Report 25DEC", "Notes 25DEC"))]
+
+
+def test_a_damaged_record_is_refused_alike_both_ways(book: Path) -> None:
+    append_sheets(book, [report()], "Refit 24DEC")
+    workbook = contents(book)["xl/workbook.xml"]
+    rezip(book, {"xl/workbook.xml": re.sub(rb'(_mr_batch_0*1"[^>]*>)\{', rb"\1{oops", workbook)})
+    read = Workbook(book)
+    with pytest.raises(WorkbookFileError, match="batch record _mr_batch_0*1 is damaged") as fast:
+        list_batches(book, read.gate.data)
+    with pytest.raises(WorkbookFileError, match="batch record _mr_batch_0*1 is damaged") as slow:
+        list_batches(book)
+    assert str(fast.value) == str(slow.value)
+
+
+def test_a_workbook_part_named_elsewhere_by_the_package_is_read_by_the_package(book: Path) -> None:
+    from automation.workbook.gate import Gate
+
+    append_sheets(book, [report()], "Refit 24DEC")
+    files = contents(book)
+    rezip(book, {"_rels/.rels": files["_rels/.rels"].replace(b'Target="xl/workbook.xml"', b'Target="/xl/workbook.xml"')})
+    read = Workbook(book)
+    assert read.gate.defined_names() is not None  # the same part, however its target is written
+    assert [b.name for b in list_batches(book, read.gate.data)] == ["Refit 24DEC"]
+
+    types = files["[Content_Types].xml"].replace(b'PartName="/xl/workbook.xml"', b'PartName="/xl/main.xml"')
+    rezip(book, {"_rels/.rels": files["_rels/.rels"].replace(b'Target="xl/workbook.xml"', b'Target="xl/main.xml"'),
+                 "xl/main.xml": files["xl/workbook.xml"], "xl/_rels/main.xml.rels": files["xl/_rels/workbook.xml.rels"],
+                 "[Content_Types].xml": types})
+    data = book.read_bytes()
+    gate = Gate.of(str(book), data)
+    assert gate.defined_names() is None  # not the part it parsed: the package finds and parses the main part
+    assert [b.name for b in list_batches(book, data)] == [b.name for b in list_batches(book)] == ["Refit 24DEC"]
