@@ -172,6 +172,7 @@ class Workbook:
         self.sheet_names: list[str] = list(self._book.sheet_names)
         self._names = set(self.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
+        self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp)
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
@@ -197,13 +198,16 @@ class Workbook:
         """The CRC-32 and sizes, from the zip directory, of the part(s) sheet
         ``name`` is read from and of the shared strings its cells may point
         into (nothing is parsed): equal stamps, equal values. None when the
-        sheet has no part."""
-        parts = [self._gate.info(p) for p in self._gate.sheet_targets().get(name, ())]
-        found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for i in parts if i is not None]
-        strings = self._gate.info("xl/sharedStrings.xml")
-        if found and strings is not None:
-            found.append(f"{strings.CRC:08x}.{strings.file_size}")
-        return "+".join(found) or None
+        sheet has no part. Worked out once a name: the zip directory read
+        never changes."""
+        if name not in self._stamps:
+            parts = [self._gate.info(p) for p in self._gate.sheet_targets().get(name, ())]
+            found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for i in parts if i is not None]
+            strings = self._gate.info("xl/sharedStrings.xml")
+            if found and strings is not None:
+                found.append(f"{strings.CRC:08x}.{strings.file_size}")
+            self._stamps[name] = "+".join(found) or None
+        return self._stamps[name]
 
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next
