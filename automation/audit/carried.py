@@ -99,6 +99,7 @@ class ChainStore:
         self.used: set[str] = set()
         self.stamps_used: set[str] = set()
         self.changed = False
+        self.partial = False  # a kept walk stood in for the first reports: what they used is kept unseen
 
     @property
     def entries(self) -> dict[str, list[Any]]:
@@ -167,13 +168,17 @@ class ChainStore:
         """Keep what was read (best effort: a folder that cannot be written only costs time next run)."""
         from automation.pbem.carry import keep_file
 
-        if self.path is None or self._entries is None or not (
-                self.changed or set(self._entries) - self.used or set(self._prints) - self.stamps_used):
+        if self.path is None or self._entries is None:
+            return
+        # what this run did not look up goes, unless a walk stood in for reports it would have looked up
+        reports = set(self._entries) if self.partial else self.used
+        prints = set(self._prints) if self.partial else self.stamps_used
+        if not (self.changed or set(self._entries) - reports or set(self._prints) - prints):
             return
         try:
             self.path.parent.mkdir(exist_ok=True)
-            text = json.dumps({"context": self.context, "reports": {k: self._entries[k] for k in sorted(self.used)},
-                               "fingerprints": {k: self._prints[k] for k in sorted(self.stamps_used)}},
+            text = json.dumps({"context": self.context, "reports": {k: self._entries[k] for k in sorted(reports)},
+                               "fingerprints": {k: self._prints[k] for k in sorted(prints)}},
                               ensure_ascii=False, separators=(",", ":"))
             keep_file(self.path, lambda fh: fh.write(text.encode("utf-8")))
         except (OSError, TypeError, ValueError):
@@ -193,7 +198,10 @@ class ChainStore:
             walk = Walk.from_json(data["walk"])
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
-        return walk if walk.holds(self.book, named, commitment) else None
+        if not walk.holds(self.book, named, commitment):
+            return None
+        self.partial = True
+        return walk
 
     def keep_walk(self, walk: Walk) -> None:
         """Keep ``walk`` for the next run (best effort)."""

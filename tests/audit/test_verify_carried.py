@@ -168,6 +168,14 @@ def test_after_an_undo_the_walk_starts_again_and_after_a_new_refit_only_the_new_
     monkeypatch.setattr(Workbook, "raw", counting)
     assert verify(capsys, book) == first
     assert {n for n in read if n.startswith("Refit ")} == {"Refit Dec 24 2"}, read
+    assert len(store(book)) == 4  # the walked reports' carried rows are kept with the new one's
+
+    rows = Workbook(book).raw("Refit Dec 23 2")
+    type_in(book, "Refit Dec 23 2", {"G3": f"{rows[2][6]} (edited)"})
+    read.clear()  # the walk no longer holds: every report is walked, and only the edited and the last are read
+    code, out = verify(capsys, book)
+    assert code == 1 and "Refit Dec 23 2!G3" in out, out
+    assert {n for n in read if n.startswith("Refit ")} == {"Refit Dec 23 2", "Refit Dec 24 2"}, read
 
 
 def test_a_walk_that_found_a_problem_is_not_kept_and_the_problem_is_found_on_every_run(capsys, book):
