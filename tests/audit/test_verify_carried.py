@@ -40,6 +40,18 @@ def verify(capsys, book: Path) -> tuple[int, str]:
     return code, out + err
 
 
+def sheets_read(monkeypatch) -> list[str]:
+    """The names of the sheets read from now on, in order (a name again each time it is asked for)."""
+    read: list[str] = []
+    original = Workbook.raw
+
+    def counting(self, name):
+        read.append(name)
+        return original(self, name)
+    monkeypatch.setattr(Workbook, "raw", counting)
+    return read
+
+
 def store(book: Path) -> dict:
     return json.loads((folder_for(book) / FILE).read_text(encoding="utf-8"))["reports"]
 
@@ -50,13 +62,7 @@ def test_a_second_run_reads_only_the_last_report_again_and_says_the_same(capsys,
     assert len(store(book)) == 4  # one entry per report
     assert not [k for e in store(book).values() for _, k, _, _ in e[2] if k in ("rows", "columns")]  # tags left out
 
-    read: list[str] = []
-    original = Workbook.raw
-
-    def counting(self, name):
-        read.append(name)
-        return original(self, name)
-    monkeypatch.setattr(Workbook, "raw", counting)
+    read = sheets_read(monkeypatch)
     second = verify(capsys, book)
     assert second == first
     # the walk is kept where it stood: no report is read, nor any carried entry of one
@@ -159,13 +165,7 @@ def test_after_an_undo_the_walk_starts_again_and_after_a_new_refit_only_the_new_
     assert after[1].replace(str(book), "B") == verify(capsys, fresh / book.name)[1].replace(str(fresh / book.name), "B")
 
     book.write_bytes(whole)  # the refit again: the three reports walked are first, unchanged; one report is new
-    read: list[str] = []
-    original = Workbook.raw
-
-    def counting(self, name):
-        read.append(name)
-        return original(self, name)
-    monkeypatch.setattr(Workbook, "raw", counting)
+    read = sheets_read(monkeypatch)
     assert verify(capsys, book) == first
     assert {n for n in read if n.startswith("Refit ")} == {"Refit Dec 24 2"}, read
     assert len(store(book)) == 4  # the walked reports' carried rows are kept with the new one's
