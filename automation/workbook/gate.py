@@ -16,7 +16,10 @@ file a player sends back. Time and memory are bounded by design:
    ``elements`` elements, and their sizes and CRCs match the directory.
    Shared strings are streamed for their prolog (no DTD) and CRC only. Any
    other part is checked alike when it is about to be parsed
-   (:meth:`Gate.check_part`: the relationships undo follows).
+   (:meth:`Gate.check_part`: the relationships undo follows). Only a part
+   that passed this scan is parsed into a tree by the gate itself (the
+   workbook part and its relationships, for the list of sheets: ElementTree's
+   C parser, with no DTD left for it to expand and its elements bounded).
 3. A sheet is checked when it is about to be parsed (:meth:`Gate.check_sheet`),
    never before: its part is found as the reader (calamine) finds it (the
    relationship's target, case-insensitively; the %-decoded and normalised
