@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 from pathlib import Path
 
 from automation.errors import MusterrollError, UsageError
@@ -126,8 +127,27 @@ def _add_roll_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="musterroll", description="Refit phases for WW2 wargame campaigns kept in Excel.")
+OWN = ("tables", "odds", "roll")  # the commands this module registers itself; the others' modules register theirs
+
+
+class _Partial(argparse.ArgumentParser):
+    """A command line built for one command: an error it finds is said by the
+    whole command line instead (whose usage lists every command)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _Whole
+
+
+class _Whole(Exception):
+    pass
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (``only``, one of :data:`OWN`) just that
+    command: a table look-up does not build and import every other command's
+    options (its help is the same; an error is said by the whole command line)."""
+    parser = (_Partial if only in OWN else argparse.ArgumentParser)(
+        prog="musterroll", description="Refit phases for WW2 wargame campaigns kept in Excel.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("tables", help="list the rule systems' tables and charts")
     p.add_argument("--system")
@@ -141,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", required=True, help="the key the roll derives from")
     p.add_argument("--label", required=True, help="what the roll is for, e.g. 24DEC/cpp/German")
     p.set_defaults(func=cmd_roll)
+    if only in OWN:
+        return parser
     from automation import commands
     from automation.calc import cli as calc_cli
 
@@ -153,8 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser(argv[0] if argv and argv[0] in OWN else None).parse_args(argv)
+    except _Whole:
+        args = build_parser().parse_args(argv)  # says the error, and exits
     try:
         return int(args.func(args) or 0)
     except MusterrollError as exc:

@@ -72,6 +72,21 @@ def test_a_non_integer_drm_exits_2_without_a_traceback():
     assert proc.returncode == 2 and "invalid int value: 'x'" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_a_table_look_up_builds_only_its_own_options_and_an_error_is_said_by_the_whole_command_line(capsys):
+    code = ("import sys; from automation.cli import main; main(['odds','bf.escape','--json']); "
+            "print(sorted(m for m in ('automation.commands','automation.report.cli','automation.calc.cli') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
+    for argv in (["odds", "bf.escape", "--bogus"], ["roll", "bf.escape"], ["tables", "--system"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and "musterroll" in err and "error:" in err
+        if argv[1:] == ["bf.escape", "--bogus"]:  # the top-level usage: every command, as without the short cut
+            assert "refit" in err and "calc" in err and "unrecognized arguments: --bogus" in err
+    assert main(["odds", "bf.escape", "--json"]) == 0 and json.loads(capsys.readouterr().out)["table"] == "bf.escape"
+
+
 def test_odds_does_not_import_heavy_libraries():
     code = "import sys; from automation.cli import main; main(['odds','bf.escape','--json']); print(sorted(m for m in ('pandas','openpyxl','xlwings','xlsxwriter','python_calamine') if m in sys.modules))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
