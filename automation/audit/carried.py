@@ -13,8 +13,8 @@ digest must be recomputed (its part changed since it was sealed) is read in
 full as before.
 
 The fingerprints themselves are carried too, by the stamp they are a
-function of (:func:`automation.audit.parts.stamp`: the CRC-32, sizes and
-method of the parts, from the zip directory): a long campaign's sealed sheets
+function of (:func:`automation.audit.parts.stamp`: the names, CRC-32 and
+sizes of the parts, from the zip directory): a long campaign's sealed sheets
 are not hashed again on every run, only those whose stamp is new. Nothing
 else is carried: every link is still compared with the one before it, every
 sealed sheet's fingerprint with the one recorded.
@@ -37,7 +37,7 @@ from typing import Any
 from automation.audit.chain import Link
 from automation.audit.inputs import INPUT_TAGS
 
-FORMAT = 5
+FORMAT = 6
 FILE = "verify-chain.json"
 WALK_FILE = "verify-walk.json"
 TAG_KINDS = ("rows", "columns")  # a sealed sheet's row and column tags: read again only to locate a change
@@ -101,23 +101,29 @@ class ChainStore:
         self.changed = False
         self.partial = False  # a kept walk stood in for the first reports: what they used is kept unseen
 
+    def _load(self) -> None:
+        """Read the file the chain rows and the fingerprints are kept in, when first needed."""
+        if self._entries is not None:
+            return
+        self._entries = {}
+        if self.path is not None:
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and data.get("context") == self.context:
+                    self._entries = dict(data.get("reports") or {})
+                    self._prints = {str(k): str(v) for k, v in (data.get("fingerprints") or {}).items()}
+            except (OSError, ValueError, TypeError, AttributeError):
+                self._entries, self._prints = {}, {}
+
     @property
     def entries(self) -> dict[str, list[Any]]:
-        if self._entries is None:
-            self._entries = {}
-            if self.path is not None:
-                try:
-                    data = json.loads(self.path.read_text(encoding="utf-8"))
-                    if isinstance(data, dict) and data.get("context") == self.context:
-                        self._entries = dict(data.get("reports") or {})
-                        self._prints = {str(k): str(v) for k, v in (data.get("fingerprints") or {}).items()}
-                except (OSError, ValueError, TypeError, AttributeError):
-                    self._entries, self._prints = {}, {}
+        self._load()
+        assert self._entries is not None
         return self._entries
 
     @property
     def prints(self) -> dict[str, str]:
-        self.entries  # noqa: B018 - the fingerprints are kept in the same file
+        self._load()
         return self._prints
 
     @classmethod
@@ -222,7 +228,7 @@ class ChainStore:
 class Walk:
     """Where a walk of the chain without the key stood after its last report,
     when it found no problem on the way: the reports walked and every sheet
-    they sealed, each with its stamp (:func:`automation.audit.parts.own_stamp`:
+    they sealed, each with its stamp (:meth:`automation.workbook.reader.Workbook.part_stamp`:
     the CRC-32 and sizes of its part, from the zip directory), and what the
     walk had gathered (the last digest, who sealed what, the input sheets as
     recorded, the dates).
@@ -246,13 +252,13 @@ class Walk:
     inputs: dict[str, Any]
 
     def holds(self, book: Any, named: list[str], commitment: str) -> bool:
-        from automation.audit.parts import own_stamp, shared_stamp
+        from automation.audit.parts import shared_stamp
 
         if commitment != self.commitment or shared_stamp(book) != self.shared or len(self.reports) > len(named):
             return False
-        if any(named[i] != name or own_stamp(book, name) != stamp for i, (name, stamp) in enumerate(self.reports)):
+        if any(named[i] != name or book.part_stamp(name) != stamp for i, (name, stamp) in enumerate(self.reports)):
             return False
-        return all(book.has(sheet) and own_stamp(book, sheet) == stamp for sheet, stamp in self.sealed)
+        return all(book.has(sheet) and book.part_stamp(sheet) == stamp for sheet, stamp in self.sealed)
 
     def to_json(self) -> dict[str, Any]:
         return {"commitment": self.commitment, "shared": self.shared, "reports": [list(r) for r in self.reports],

@@ -52,33 +52,28 @@ def fingerprint(book: Any, name: str) -> str | None:
 
 def stamp(book: Any, name: str) -> str | None:
     """What the fingerprint of sheet ``name`` is a function of, as the zip
-    directory tells it without reading a part: the name, CRC-32 (of the
-    inflated bytes), sizes and method of its part(s), of the shared strings and
-    styles, and the date system. Equal stamps stand for equal stored bytes (a
-    save that changes a part changes its CRC-32 or a size), so a fingerprint
-    worked out before can be looked up by stamp (:class:`automation.audit.carried.ChainStore`).
-    None where :func:`fingerprint` gives None."""
-    gate = getattr(book, "gate", None)
-    own = own_stamp(book, name)
-    return None if gate is None or own is None else _shared_stamp(gate) + own
-
-
-def own_stamp(book: Any, name: str) -> str | None:
-    """The part of :func:`stamp` that is sheet ``name``'s own (its part(s));
-    the rest, :func:`shared_stamp`, is the same for every sheet of a file."""
-    gate = getattr(book, "gate", None)
-    if gate is None:
+    directory tells it without reading a part: :func:`shared_stamp`, the
+    names of the sheet's part(s) (two sheets of the same cells have parts of
+    other names, and so other fingerprints), and the CRC-32 of the inflated
+    bytes and the sizes of those parts and of the shared strings
+    (:meth:`automation.workbook.reader.Workbook.part_stamp`). Equal stamps
+    stand for equal values (a save that changes a part changes its CRC-32 or
+    a size), so a fingerprint worked out before can be looked up by stamp
+    (:class:`automation.audit.carried.ChainStore`). None where
+    :func:`fingerprint` gives None."""
+    shared = shared_stamp(book)
+    own = book.part_stamp(name) if shared is not None else None
+    if own is None:
         return None
-    infos = [gate.info(part) for part in gate.sheet_targets().get(name, ())]
-    if not infos or None in infos:
-        return None
-    return "".join(f"|{i.filename}:{i.CRC:08x}:{i.compress_size}:{i.file_size}:{i.compress_type}" for i in infos)
+    return "|".join((shared, *book.gate.sheet_targets().get(name, ()), own))
 
 
 def shared_stamp(book: Any) -> str | None:
-    """What every sheet's :func:`stamp` of ``book`` begins with."""
+    """What every sheet's :func:`stamp` of ``book`` begins with: the date
+    system, and the names, CRC-32, sizes and methods of the shared strings and
+    styles (None for a book not read through the gate)."""
     gate = getattr(book, "gate", None)
-    return None if gate is None else _shared_stamp(gate)
+    return None if gate is None or not hasattr(book, "part_stamp") else _shared_stamp(gate)
 
 
 _SHARED: weakref.WeakKeyDictionary[Any, bytes | None] = weakref.WeakKeyDictionary()
@@ -144,4 +139,4 @@ def parse_value(value: str) -> tuple[str, str] | None:
     return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
-__all__ = ["fingerprint", "own_stamp", "parse_value", "part_value", "shared_stamp", "stamp"]
+__all__ = ["fingerprint", "parse_value", "part_value", "shared_stamp", "stamp"]

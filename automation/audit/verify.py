@@ -314,14 +314,16 @@ def keep_walk(store: ChainStore, book: Any, commitment: str, named: list[str], w
               prev: tuple[str, str]) -> None:
     """Keep where this walk stood (it found no problem), for the next run to
     start there (:class:`automation.audit.carried.Walk`)."""
-    from automation.audit.parts import own_stamp, shared_stamp
+    from automation.audit.parts import shared_stamp
 
-    done = len(walk.reports) if walk else 0
     shared = shared_stamp(book)
-    walked = [*(walk.reports if walk else ()), *((n, own_stamp(book, n)) for n in named[done:])]
+    if shared is None or store.path is None:
+        return
+    done = len(walk.reports) if walk else 0
+    walked = [*(walk.reports if walk else ()), *((n, book.part_stamp(n)) for n in named[done:])]
     sealed = [*(walk.sealed if walk else ()),
-              *((ln.target, own_stamp(book, ln.target)) for *_, links in reports for ln in links if ln.kind == "sheet")]
-    if shared is None or any(s is None for _, s in walked) or any(s is None for _, s in sealed):
+              *((ln.target, book.part_stamp(ln.target)) for *_, links in reports for ln in links if ln.kind == "sheet")]
+    if any(s is None for _, s in walked) or any(s is None for _, s in sealed):
         return
     kept = Walk(commitment, shared, tuple(walked), tuple(out.reports), tuple(dict(sealed).items()), prev,
                 dict(sealed_by), tuple(out.dates), out.sealed_sheets, inputs.to_json())

@@ -193,10 +193,8 @@ def test_a_walk_kept_beside_the_workbook_cannot_hide_an_edit_from_verify_with_th
     walk = json.loads((folder_for(book) / WALK_FILE).read_text(encoding="utf-8"))
     rows = Workbook(book).raw("Roster Dec 23")
     type_in(book, "Roster Dec 23", {"B3": f"{rows[2][1]}x"})
-    from automation.audit.parts import own_stamp
-
     wb = Workbook(book)  # a forger stamps the walk with the edited sheet's new stamp
-    walk["walk"]["sealed"] = [[n, own_stamp(wb, n)] for n, _ in walk["walk"]["sealed"]]
+    walk["walk"]["sealed"] = [[n, wb.part_stamp(n)] for n, _ in walk["walk"]["sealed"]]
     (folder_for(book) / WALK_FILE).write_text(json.dumps(walk), encoding="utf-8")
     assert verify(capsys, book)[0] == 0  # without the key the carried walk is work already done (module docs)
     code, out, err = run(capsys, "verify", book, "--key", tmp_path / "campaign.key")

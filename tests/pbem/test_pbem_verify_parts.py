@@ -68,3 +68,18 @@ def test_a_sheet_saved_by_another_program_takes_the_cell_by_cell_check_and_an_ed
     wb.save(path)
     code, _, err = run(capsys, "verify", path)
     assert code == 1 and f"{roster}!B2: edited after" in err
+
+
+def test_two_sheets_of_the_same_cells_have_stamps_of_their_own(campaign):
+    """A fingerprint is carried by its stamp (automation.audit.carried): sheets
+    whose parts hold the same bytes under other names have other fingerprints,
+    so their stamps differ too."""
+    from automation.audit.parts import fingerprint, stamp
+
+    book = open_book(campaign("dec26"))
+    by_stamp: dict[str, set[str]] = {}
+    for name in book.sheet_names:
+        by_stamp.setdefault(stamp(book, name), set()).add(fingerprint(book, name))
+    assert all(len(prints) == 1 for prints in by_stamp.values())
+    parts = {name: book.part_stamp(name) for name in book.sheet_names}
+    assert len(set(parts.values())) < len(parts)  # the campaign has sheets of the same cells
