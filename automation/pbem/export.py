@@ -34,7 +34,7 @@ from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.carry import Carried
 from automation.pbem.partstore import PartStore
-from automation.pbem.reports import ALL, Header, chain_start, kind_of, name_parts, sheet_kinds
+from automation.pbem.reports import ALL, Header, chain_start, kind_of, kinds_ready, name_parts, sheet_kinds
 from automation.pbem.xlsx import OutSheet
 from automation.workbook.reader import header_row, norm
 from automation.workbook.schema import SheetKind
@@ -144,24 +144,6 @@ def header_fits(kind: SheetKind, header: Sequence[Any]) -> bool:
     return all(c.name in names for c in kind.columns if c.required)
 
 
-_KINDS_KEYED: dict[tuple[int, ...], tuple[list[SheetKind], dict[str, SheetKind], str]] = {}
-
-
-def _kinds_keyed(kinds: Iterable[SheetKind] | None) -> tuple[list[SheetKind], dict[str, SheetKind], str]:
-    """``kinds`` (default: every kind) listed, by id, and the name of their
-    carried derivation: worked out once for each set of kinds (a call per
-    sheet of a long campaign asks again and again)."""
-    listed = list(kinds) if kinds is not None else list(sheet_kinds())
-    ids = tuple(map(id, listed))
-    held = _KINDS_KEYED.get(ids)
-    if held is None:  # (the kinds are kept with their ids: no id is reused while it is listed)
-        if len(_KINDS_KEYED) >= 256:
-            _KINDS_KEYED.clear()
-        by_id = {k.id: k for k in listed}
-        held = _KINDS_KEYED[ids] = (listed, by_id, "kind:" + ",".join(sorted(by_id)))
-    return held
-
-
 def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None,
                   dates: set[str] | None = None, carried: Carried | None = None) -> SheetKind | None:
     """The kind of a campaign sheet: its name fits a kind (a dated kind: with a
@@ -170,9 +152,10 @@ def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None
     notes 1``): None. With ``carried``, a sheet unchanged since an earlier run
     is not read again (:mod:`automation.pbem.carry`)."""
     if carried is not None:
-        listed, by_id, what = _kinds_keyed(kinds)
-        found = carried.get(what, name, lambda: getattr(campaign_kind(book, name, listed, dates), "id", None))
-        return by_id.get(found) if found else None
+        ready = kinds_ready(kinds)
+        found = carried.get(f"kind:{ready.ids}", name,
+                            lambda: getattr(campaign_kind(book, name, ready.kinds, dates), "id", None))
+        return ready.by_id.get(found) if found else None
     kind = kind_of(name, kinds)
     if kind is None:
         return None

@@ -67,7 +67,14 @@ def _title_pattern(title: str, side: str | None) -> re.Pattern[str]:
 
 def kind_of(name: str, kinds: Iterable[SheetKind] | None = None) -> SheetKind | None:
     """The sheet kind a sheet's name belongs to (static titles first)."""
-    return _Matcher.of(sheet_kinds() if kinds is None else kinds).kind(name)
+    return kinds_ready(kinds).kind(name)
+
+
+def kinds_ready(kinds: Iterable[SheetKind] | None = None) -> _Matcher:
+    """``kinds`` (default: every kind), made ready once for each set: their
+    ``kinds`` in order, ``by_id``, ``ids`` (their ids, sorted and joined) and
+    :meth:`_Matcher.kind` of a sheet's name."""
+    return _Matcher.of(sheet_kinds() if kinds is None else kinds)
 
 
 @functools.lru_cache(maxsize=512)
@@ -86,6 +93,8 @@ class _Matcher:
 
     def __init__(self, kinds: Sequence[SheetKind]) -> None:
         self.kinds = tuple(kinds)
+        self.by_id = {k.id: k for k in self.kinds}
+        self.ids = ",".join(sorted(self.by_id))  # names the set (what is carried for it)
         self.static: dict[str, SheetKind] = {}
         for k in self.kinds:
             if not k.dated:
