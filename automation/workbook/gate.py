@@ -50,10 +50,13 @@ from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 CHUNK = 1 << 20
+TREES = ("_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels")  # the list parts the gate parses whole
+KEEP_BYTES = 16 * 2**20  # a list part up to this size keeps its inflated bytes from the scan for the parse
 MAIN_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main",
            "http://purl.oclc.org/ooxml/spreadsheetml/main")
 REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
           "http://purl.oclc.org/ooxml/officeDocument/relationships")
+_REL_ID = tuple(f"{{{ns}}}id" for ns in REL_NS)  # a sheet's r:id as ElementTree keys it
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,8 @@ class Gate:
         self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Mapping[str, tuple[str, ...]] | None = None
         self._checked: set[str] = set()
-        self._found: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self._found: dict[tuple[str, str], list[Mapping[str, str]]] = {}
+        self._kept: dict[str, bytes] = {}  # a list part's bytes as its scan inflated them, until parsed as a tree
         self._trees: dict[str, Any] = {}  # parts parsed whole (the lists of sheets and relationships)
         try:
             self._check_structure()
@@ -233,34 +237,38 @@ class Gate:
                     for part in self.resolve(rel.get("Target", "")):
                         (whole if kind == "styles" else prolog_only).add(part)
         for name in sorted(whole):
-            self._scan(name, whole=True)
+            self._scan(name, whole=True, keep=name.lower() in TREES)
         for name in sorted(prolog_only - whole):
             self._scan(name, whole=False)
 
     def _tree(self, name: str) -> Any:
         """Part ``name`` parsed by ElementTree's C parser (kept for the next ask),
         once it has passed the whole scan: no DTD, so nothing for a parser to
-        expand, and its elements and namespaces bounded."""
+        expand, and its elements and namespaces bounded. The bytes the scan
+        inflated (and checked against the part's CRC-32) are parsed, not
+        inflated again."""
         if name not in self._trees:
-            self._scan(name, whole=True)
-            try:
-                data = self.archive.read(name)
-            except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
-                raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the "
-                               "workbook") from None
+            self._scan(name, whole=True, keep=True)
+            data = self._kept.pop(name, None)
+            if data is None:  # scanned before without keeping its bytes, or too large to keep
+                try:
+                    data = self.archive.read(name)
+                except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
+                    raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the "
+                                   "workbook") from None
             try:
                 self._trees[name] = ElementTree.fromstring(data)
             except ElementTree.ParseError as exc:
                 raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
         return self._trees[name]
 
-    def _elements(self, name: str, local: str) -> list[dict[str, str]]:
+    def _elements(self, name: str, local: str) -> list[Mapping[str, str]]:
         """The attributes of every ``local`` element (any namespace) of part
-        ``name``; a namespaced attribute is keyed ``"namespace name"``."""
+        ``name``, as ElementTree holds them: a namespaced attribute is keyed
+        ``"{namespace}name"``."""
         if (name, local) not in self._found:
-            self._found[(name, local)] = [
-                {k[1:].replace("}", " ", 1) if k[:1] == "{" else k: v for k, v in element.attrib.items()}
-                for element in self._tree(name).iter() if _local(element.tag) == local]
+            self._found[(name, local)] = [element.attrib for element in self._tree(name).iter()
+                                          if _local(element.tag) == local]
         return self._found[(name, local)]
 
     def defined_names(self) -> list[tuple[str, str]] | None:
@@ -291,13 +299,16 @@ class Gate:
         except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
             raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the workbook") from None
 
-    def _scan(self, name: str, whole: bool, exact: bool = False) -> None:
+    def _scan(self, name: str, whole: bool, exact: bool = False, keep: bool = False) -> None:
         """Stream part ``name`` through expat: no DTD, bounded namespaces and
         (``whole``) elements; read to its end so its size and CRC are checked.
         Elements are counted one by one (``exact``) only when the part has
-        more ``<`` than the limit allows elements."""
+        more ``<`` than the limit allows elements. With ``keep`` (and
+        ``whole``), the bytes of a part that passes are kept for :meth:`_tree`."""
         if name in self._checked:
             return
+        chunks: list[bytes] | None = [] if keep and whole and self.archive.getinfo(name).file_size <= KEEP_BYTES \
+            else None
         lim = self.limits
         counts = [0, 0]
         parser = expat.ParserCreate(namespace_separator=" ")
@@ -334,6 +345,8 @@ class Gate:
                 for chunk in self._stream(name):
                     marks += chunk.count(b"<")
                     parser.Parse(chunk, False)
+                    if chunks is not None:
+                        chunks.append(chunk)
                 parser.Parse(b"", True)
             except _PrologDone:
                 for _ in self._stream(name):
@@ -342,6 +355,8 @@ class Gate:
             raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
         if whole and not exact and marks > lim.elements:
             self._scan(name, whole, exact=True)
+        if chunks is not None:
+            self._kept[name] = b"".join(chunks)
         self._checked.add(name)
 
     def check_part(self, name: str) -> None:
@@ -373,7 +388,9 @@ class Gate:
                 targets.setdefault(rel.get("Id", ""), []).append(rel["Target"])
         rids: dict[str, list[str]] = {}
         for sheet in self._elements(self.info("xl/workbook.xml").filename, "sheet"):
-            rid = next((sheet[f"{r} id"] for r in REL_NS if f"{r} id" in sheet), None)
+            rid = sheet.get(_REL_ID[0])
+            if rid is None:
+                rid = sheet.get(_REL_ID[1])  # Strict Open XML's relationships namespace
             name = sheet.get("name")
             if name is not None and rid is not None:
                 rids.setdefault(name, []).append(rid)
