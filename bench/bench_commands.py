@@ -5,7 +5,11 @@ the same code path as a refit's append and seal, one batch a date, the roster
 growing by purchases) to each of ``--dates`` dates and each of ``--stands``
 sizes, then times every command as a whole process (``python -m automation
 ...``), in alternating rounds (every campaign and command once per round, so a
-busy moment of the machine falls on all alike), and reports for each:
+busy moment of the machine falls on all alike), after a warm-up round not
+counted (as in play, each command has run on the campaign before: what it
+carries is there, in ``MUSTERROLL_CACHE``, by default FOLDER/cache). A command
+that writes runs on a copy of the workbook and its key alone, as a copy saved
+elsewhere would be. It reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
   from the shortest to the longest campaign) and the ratio longest / shortest;
@@ -155,10 +159,7 @@ class Campaign:
         dst.parent.mkdir(parents=True)
         shutil.copyfile(src, dst)
         shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
-        carried = src.with_name(f".{src.name}.carried")  # what export, import and stats carried (automation.pbem.carry)
-        if carried.is_dir():
-            shutil.copytree(carried, dst.with_name(carried.name))
-        return dst
+        return dst  # the workbook and its key alone: what was carried is found by the campaign (automation.pbem.carry)
 
     def keyless(self, src: Path) -> Path:
         """A copy of ``src`` without its key beside it: verify checks the chain
@@ -260,11 +261,19 @@ LOADS: list[float] = []  # the 1-minute load average at the end of each round
 
 
 def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log,
-            baseline_rounds: int | None = None) -> dict[tuple[int, int, str], list]:
-    """Every campaign and command once a round; the naive baselines (minutes
-    each on a long campaign) only in the first ``baseline_rounds`` rounds."""
+            baseline_rounds: int | None = None, warmup: int = 1) -> dict[tuple[int, int, str], list]:
+    """Every campaign and command once a round, after ``warmup`` rounds not
+    counted (each command has run before, as in play: what it carries is
+    there); the naive baselines (minutes each on a long campaign) only in the
+    first ``baseline_rounds`` rounds."""
     found: dict[tuple[int, int, str], list[dict[str, float]]] = {}
     slow = {"openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
+    for r in range(warmup):
+        for c in campaigns:
+            for w in what:
+                if w not in slow:
+                    run(c.argv(w), ROOT)
+        log(f"warm-up round {r + 1}/{warmup} done")
     for r in range(rounds):
         for c in campaigns:
             for w in what:
@@ -345,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--folder", type=Path, help="where the campaigns are built (kept, and used again by a later run "
                                                "with the same --stands and --dates); default a temporary folder")
     p.add_argument("--baseline-rounds", type=int, help="run the naive baselines in only this many rounds")
+    p.add_argument("--warmup", type=int, default=1, help="rounds run first and not counted (default 1)")
+    p.add_argument("--cache", type=Path, help="MUSTERROLL_CACHE for the commands: where the campaigns' carried "
+                                              "work is kept (default: FOLDER/cache)")
     p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
@@ -354,8 +366,9 @@ def main(argv: list[str] | None = None) -> int:
         child_main(args.child[0], args.child[1], args.child[2:])
         return 0
     if args.quick:
-        args.stands, args.dates, args.rounds = [40], [1, 2], 1
+        args.stands, args.dates, args.rounds, args.warmup = [40], [1, 2], 1, 0
     folder = args.folder or Path(tempfile.mkdtemp(prefix="musterroll-bench-"))
+    os.environ["MUSTERROLL_CACHE"] = str(args.cache or folder / "cache")  # for every command run below
 
     def log(message: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
@@ -367,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
         campaigns += kept or Campaign.grown(folder, stands, args.dates)
     what = tuple(args.only) if args.only else COMMANDS + BASELINES
-    found = measure(campaigns, args.rounds, what, log, args.baseline_rounds)
+    found = measure(campaigns, args.rounds, what, log, args.baseline_rounds, args.warmup)
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
               "baseline_rounds": args.baseline_rounds,
               "results": summarise(found, args.stands, args.dates, what)}

@@ -4,7 +4,7 @@ from run to run.
 To walk the chain, verify needs of each report only its tamper-evidence rows
 (the links), where they start, its header and its length; reading them means
 parsing the whole report. They are a pure function of the report's stored
-bytes, so they are kept, beside the workbook in ``.BOOK.xlsx.carried/``
+bytes, so they are kept in the campaign's carried folder
 (:mod:`automation.pbem.carry`), under the report part's fingerprint
 (:func:`automation.audit.parts.fingerprint`: the SHA-256 of its stored bytes,
 of the shared strings and styles, and the date system). A report whose stored
@@ -21,7 +21,7 @@ sealed sheet's fingerprint with the one recorded.
 
 The store is work already done, never a source of trust: it is used only
 without the key. With the key every report is read and every seal checked
-against the key, so no file beside the workbook can stand in for what the
+against the key, so no carried file can stand in for what the
 key proves. (Without the key a careful forger could recompute the whole
 chain anyway: the chain alone catches edits made in a spreadsheet program,
 which rewrite every part and so every fingerprint.)
@@ -37,9 +37,10 @@ from typing import Any
 from automation.audit.chain import Link
 from automation.audit.inputs import INPUT_TAGS
 
-FORMAT = 6
+FORMAT = 7
 FILE = "verify-chain.json"
-WALK_FILE = "verify-walk.json"
+WALK_FILE = "verify-walk"  # verify-walk-DIGEST.json: the walks that begin with one report
+WALKS = 6  # clean walks kept, the newest first
 TAG_KINDS = ("rows", "columns")  # a sealed sheet's row and column tags: read again only to locate a change
 PLACEHOLDER = "~ "  # one carried input-sheet row tag (only their number is carried)
 
@@ -99,7 +100,7 @@ class ChainStore:
         self.used: set[str] = set()
         self.stamps_used: set[str] = set()
         self.changed = False
-        self.partial = False  # a kept walk stood in for the first reports: what they used is kept unseen
+        self._kept_walks: dict[str, list[Any]] = {}  # by the first report: the walks kept (JSON)
 
     def _load(self) -> None:
         """Read the file the chain rows and the fingerprints are kept in, when first needed."""
@@ -133,8 +134,11 @@ class ChainStore:
 
         if getattr(book, "gate", None) is None or getattr(book, "decrypted", False) or not getattr(book, "path", None):
             return cls(book, None, "")
+        folder = folder_for(book)
+        if folder is None:
+            return cls(book, None, "")
         context = hashlib.sha256(f"{FORMAT}|{_code_stamp()}".encode()).hexdigest()[:32]
-        return cls(book, folder_for(Path(book.path)) / FILE, context)
+        return cls(book, folder / FILE, context)
 
     def fingerprint(self, name: str) -> str | None:
         """The fingerprint of sheet ``name`` (:func:`automation.audit.parts.fingerprint`),
@@ -172,19 +176,17 @@ class ChainStore:
 
     def save(self) -> None:
         """Keep what was read (best effort: a folder that cannot be written only costs time next run)."""
-        from automation.pbem.carry import keep_file
+        from automation.pbem.carry import kept_absent, keep_file, make_folder
 
-        if self.path is None or self._entries is None:
+        if self.path is None or self._entries is None or not self.changed:
             return
-        # what this run did not look up goes, unless a walk stood in for reports it would have looked up
-        reports = set(self._entries) if self.partial else self.used
-        prints = set(self._prints) if self.partial else self.stamps_used
-        if not (self.changed or set(self._entries) - reports or set(self._prints) - prints):
-            return
+        # what this run did not look up is kept for the campaign's copies at other dates (up to a bound),
+        # as it is when a walk stood in for the reports it would have looked up
+        reports = kept_absent(self._entries, self.used)
+        prints = kept_absent(self._prints, self.stamps_used)
         try:
-            self.path.parent.mkdir(exist_ok=True)
-            text = json.dumps({"context": self.context, "reports": {k: self._entries[k] for k in sorted(reports)},
-                               "fingerprints": {k: self._prints[k] for k in sorted(prints)}},
+            make_folder(self.path.parent)
+            text = json.dumps({"context": self.context, "reports": reports, "fingerprints": prints},
                               ensure_ascii=False, separators=(",", ":"))
             keep_file(self.path, lambda fh: fh.write(text.encode("utf-8")))
         except (OSError, TypeError, ValueError):
@@ -192,34 +194,65 @@ class ChainStore:
 
     # ------------------------------------------------------------------ the walk
 
+    def _walk_file(self, first: str) -> Path | None:
+        """The file of the walks that begin with report ``first`` (whose stamp
+        it is named by): copies of one campaign that went different ways, or
+        two campaigns grown from one sample, keep theirs apart."""
+        stamp = self.book.part_stamp(first) if self.path is not None else None
+        if stamp is None:
+            return None
+        digest = hashlib.sha256(f"{first}\x00{stamp}".encode("utf-8")).hexdigest()[:16]
+        return self.path.parent / f"{WALK_FILE}-{digest}.json"
+
+    def _walks(self, first: str) -> list[Any]:
+        """The walks kept (as JSON) that begin with report ``first``, the newest first; read once."""
+        if first not in self._kept_walks:
+            found: list[Any] = []
+            try:
+                path = self._walk_file(first)
+                data = json.loads(path.read_text(encoding="utf-8")) if path is not None else None
+                if isinstance(data, dict) and data.get("context") == self.context and isinstance(data.get("walks"), list):
+                    found = data["walks"][:WALKS]
+            except (OSError, ValueError, TypeError, AttributeError):
+                found = []
+            self._kept_walks[first] = found
+        return self._kept_walks[first]
+
     def walk(self, named: list[str], commitment: str) -> Walk | None:
-        """The walk an earlier run kept, if it still holds for the first reports
-        of ``named`` (see :class:`Walk`)."""
-        if self.path is None:
+        """The longest walk an earlier run kept that still holds for the first
+        reports of ``named`` (see :class:`Walk`): the last :data:`WALKS` clean
+        walks are kept, so copies of the campaign at different dates each find
+        theirs."""
+        if self.path is None or not named:
             return None
-        try:
-            data = json.loads((self.path.parent / WALK_FILE).read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("context") != self.context:
-                return None
-            walk = Walk.from_json(data["walk"])
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return None
-        if not walk.holds(self.book, named, commitment):
-            return None
-        self.partial = True
-        return walk
+        best: Walk | None = None
+        for data in self._walks(named[0]):
+            try:
+                walk = Walk.from_json(data)
+            except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+                continue
+            if (best is None or len(walk.reports) > len(best.reports)) and walk.holds(self.book, named, commitment):
+                best = walk
+        return best
 
     def keep_walk(self, walk: Walk) -> None:
-        """Keep ``walk`` for the next run (best effort)."""
-        from automation.pbem.carry import keep_file
+        """Keep ``walk`` for the next run, first of the walks kept (best effort)."""
+        from automation.pbem.carry import keep_file, make_folder
 
-        if self.path is None:
+        if self.path is None or not walk.reports:
             return
+        first = walk.reports[0][0]
         try:
-            self.path.parent.mkdir(exist_ok=True)
-            text = json.dumps({"context": self.context, "walk": walk.to_json()}, ensure_ascii=False,
+            path = self._walk_file(first)
+            if path is None:
+                return
+            new = walk.to_json()
+            walks = [new] + [w for w in self._walks(first) if isinstance(w, dict) and w.get("reports") != new["reports"]]
+            self._kept_walks[first] = walks[:WALKS]
+            make_folder(path.parent)
+            text = json.dumps({"context": self.context, "walks": self._kept_walks[first]}, ensure_ascii=False,
                               separators=(",", ":"))
-            keep_file(self.path.parent / WALK_FILE, lambda fh: fh.write(text.encode("utf-8")))
+            keep_file(path, lambda fh: fh.write(text.encode("utf-8")))
         except (OSError, TypeError, ValueError):
             return
 

@@ -5,17 +5,27 @@ A sheet a refit or an import appended is sealed: its bytes stay as they were.
 What the play-by-email commands derive from such a sheet (whether it is a
 campaign sheet and of which kind, the rows a side may see of it, the stand
 names a roster lists, a ledger's purchase lines) is the same on every run, so
-it is computed the first time and kept in a folder beside the workbook
-(``.BOOK.xlsx.carried/``, one small file per derivation). An entry is used only
-while the sheet's stamp (:meth:`automation.workbook.reader.Workbook.part_stamp`:
-the CRC-32 and sizes of its part and of the shared strings, read from the zip
-directory without parsing anything) is the one it was computed from, and while
-the campaign's dates and Musterroll's own code are unchanged (the folder's
-context). A sheet edited since, a sheet renamed, an undo, another version: the
-entry is computed again. The folder is only a store of work already done:
-removing it costs time, never a different result. It holds nothing the
-workbook does not, and nothing is carried for a workbook read from an
-encrypted file.
+it is computed the first time and kept in the campaign's carried folder (one
+small file per derivation). An entry is used only while the sheet's stamp
+(:meth:`automation.workbook.reader.Workbook.part_stamp`: the CRC-32 and sizes
+of its part and of the shared strings, read from the zip directory without
+parsing anything) is the one it was computed from, and while the campaign's
+dates and Musterroll's own code are unchanged (the folder's context). A sheet
+edited since, a sheet renamed, an undo, another version: the entry is
+computed again. The folder is only a store of work already done: removing it
+costs time, never a different result. It holds nothing the workbook does not,
+and nothing is carried for a workbook read from an encrypted file.
+
+The carried folder belongs to the campaign, not to one file (:func:`folder_for`):
+it is found by the stamp of the campaign's Campaign sheet (its settings and
+key commitment, which no command changes), in the user's cache folder
+(``MUSTERROLL_CACHE``, see :func:`cache_root`). A copy of the workbook saved
+elsewhere, an attachment saved from the mail, a backup: each finds the work
+already done for the campaign. Copies at different points of the campaign
+share it without undoing each other's work: an entry is kept by sheet name
+and stamp (the same sealed sheet has the same stamp in every copy; two
+copies that went different ways each have their own), and the entries a run
+did not use are kept for the copies that use them (up to :data:`KEEP_ABSENT`).
 
 An export also keeps there the finished part of each sealed sheet it wrote
 (:mod:`automation.pbem.partstore`), and copies it into the next export.
@@ -42,16 +52,65 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-FORMAT = 1
-SUFFIX = ".carried"
-FOLD = ""  # the entry of a fold (Carried.fold): no sheet has an empty name
+FORMAT = 3
+FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
+FOLDS = 6  # folds kept, the newest first
 _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 
-def folder_for(book_path: Path) -> Path:
-    """``.BOOK.xlsx.carried`` beside ``BOOK.xlsx``."""
-    book_path = Path(book_path)
-    return book_path.with_name(f".{book_path.name}{SUFFIX}")
+CACHE_SETTING = "MUSTERROLL_CACHE"
+OFF = ("off", "none", "no", "0")
+IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
+KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
+
+
+def cache_root() -> Path | None:
+    """The folder the campaigns' carried folders are in: ``MUSTERROLL_CACHE``
+    when set (``off``: nothing is carried), else the user's cache folder
+    (``~/.cache/musterroll`` on Linux, ``%LOCALAPPDATA%\\musterroll\\Cache``
+    on Windows, ``~/Library/Caches/musterroll`` on macOS)."""
+    raw = os.environ.get(CACHE_SETTING, "").strip()
+    if raw.lower() in OFF:
+        return None
+    if raw:
+        return Path(raw).expanduser() / "carried"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("musterroll", appauthor=False)) / "carried"
+
+
+def folder_for(book: Any) -> Path | None:
+    """The carried folder of the campaign ``book`` (a :class:`Workbook`, or
+    the path of one) is a copy of: named by the stamp of its Campaign sheet.
+    None when nothing is carried for it (no Campaign sheet, a workbook read
+    from an encrypted file or held in memory, carrying turned off)."""
+    if isinstance(book, (str, Path)):
+        from automation.workbook.reader import Workbook
+
+        book = Workbook(Path(book))
+    stamp = getattr(book, "part_stamp", None)
+    has = getattr(book, "has", None)
+    if stamp is None or has is None or getattr(book, "decrypted", False) or not has(IDENTITY_SHEET):
+        return None
+    identity = stamp(IDENTITY_SHEET)
+    root = cache_root()
+    if identity is None or root is None:
+        return None
+    return root / hashlib.sha256(f"{IDENTITY_SHEET}|{identity}".encode("utf-8")).hexdigest()[:24]
+
+
+def make_folder(folder: Path) -> None:
+    """Create a carried folder (and the folders above it), readable by its user alone."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+def kept_absent(entries: dict[str, Any], used: set[str]) -> dict[str, Any]:
+    """``entries`` (oldest first) with those this run did not use kept for the
+    campaign's other copies, the newest first, up to :data:`KEEP_ABSENT` or as
+    many as were used (whichever is more)."""
+    unused = [k for k in entries if k not in used]
+    dropped = set(unused[:max(0, len(unused) - max(KEEP_ABSENT, len(used)))])
+    return {k: v for k, v in entries.items() if k not in dropped} if dropped else entries
 
 
 def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -110,23 +169,24 @@ def _merged(found: Iterable[dict[str, list[str]]]) -> dict[str, set[str]]:
 class Carried:
     """The carried derivations of one workbook (see the module). :meth:`get`
     gives a sheet's derivation, computing it when not carried; :meth:`save`
-    writes what was computed (entries of sheets no longer in the workbook go)."""
+    writes what was computed (see :func:`kept_absent` for what else stays)."""
 
     def __init__(self, book: Any, folder: Path | None, context: str) -> None:
         self.book, self.folder, self.context = book, folder, context
         self._stamps: dict[str, str | None] = {}
         self._loaded: dict[str, dict[str, Any]] = {}
         self._changed: set[str] = set()
+        self._used: dict[str, set[str]] = {}  # the entries of each derivation this run looked up
 
     @classmethod
     def of(cls, book: Any, *context: Any) -> Carried:
         """The carried derivations of ``book`` (a :class:`Workbook`); ``context``:
         whatever else every derivation depends on (the campaign's dates ...)."""
-        stamp = getattr(book, "part_stamp", None)
-        if stamp is None or getattr(book, "decrypted", False):
+        folder = folder_for(book)
+        if folder is None:
             return cls(book, None, "")
         digest = hashlib.sha256(json.dumps([_code_stamp(), *context], default=str, sort_keys=True).encode())
-        return cls(book, folder_for(Path(book.path)), digest.hexdigest()[:32])
+        return cls(book, folder, digest.hexdigest()[:32])
 
     def stamp(self, sheet: str) -> str | None:
         if sheet not in self._stamps:
@@ -154,14 +214,7 @@ class Carried:
         stamp = self.stamp(sheet)
         if stamp is None:
             return compute()
-        entries = self._entries(what)
-        found = entries.get(sheet)
-        if isinstance(found, list) and len(found) == 2 and found[0] == stamp:
-            return found[1]
-        value = compute()
-        entries[sheet] = [stamp, value]
-        self._changed.add(what)
-        return value
+        return self._held(what, f"{sheet}\x00{stamp}", compute)
 
     def get_keyed(self, what: str, sheet: str, key: str, compute: Callable[[], Any]) -> Any:
         """As :meth:`get`, for a derivation that also depends on ``key`` (what
@@ -169,12 +222,20 @@ class Carried:
         stamp = self.stamp(sheet)
         if stamp is None:
             return compute()
+        return self._held(what, f"{sheet}\x00{stamp}\x00{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}",
+                          compute)
+
+    def _held(self, what: str, entry: str, compute: Callable[[], Any]) -> Any:
+        """The entry ``entry`` (a sheet's name and stamp, and what else the
+        derivation depends on) of ``what``, computed and kept when absent: a
+        sheet of one name in copies that differ (two campaigns from one
+        sample, two branches of one) has an entry for each."""
         entries = self._entries(what)
-        found = entries.get(sheet)
-        if isinstance(found, list) and len(found) == 3 and found[0] == stamp and found[1] == key:
-            return found[2]
+        self._used.setdefault(what, set()).add(entry)
+        if entry in entries:
+            return entries[entry]
         value = compute()
-        entries[sheet] = [stamp, key, value]
+        entries[entry] = value
         self._changed.add(what)
         return value
 
@@ -192,20 +253,26 @@ class Carried:
         names), carried as one value with the stamps of the sheets it was
         taken from: while those sheets are unchanged, only sheets added after
         them are read (each date adds a roster: one is read, not a hundred).
-        Any other change reads them all again, each through :meth:`get`."""
+        Any other change reads them all again, each through :meth:`get`. The
+        last :data:`FOLDS` folds are kept (the longest that still holds is
+        taken): copies of the campaign at different dates each find theirs."""
         stamps = [self.stamp(name) for name in sheets]
         if self.folder is None or None in stamps:
             return Carried.union(None, what, sheets, read)
         entries = self._entries(what)
-        held = entries.get(FOLD)
-        if isinstance(held, list) and len(held) == 2 and isinstance(held[0], list) and isinstance(held[1], dict) \
-                and held[0] == stamps[:len(held[0])]:
-            merged = _merged([held[1], *(read(name) for name in sheets[len(held[0]):])])
-            if len(held[0]) == len(stamps):
+        entry = f"{FOLD}\x00{stamps[0] if stamps else ''}"  # the folds of the copies whose first sheet this is
+        self._used.setdefault(what, set()).add(entry)
+        held = entries.get(entry)
+        folds = [f for f in held if isinstance(f, list) and len(f) == 2 and isinstance(f[0], list)
+                 and isinstance(f[1], dict)] if isinstance(held, list) else []
+        best = max((f for f in folds if f[0] == stamps[:len(f[0])]), key=lambda f: len(f[0]), default=None)
+        if best is not None:
+            merged = _merged([best[1], *(read(name) for name in sheets[len(best[0]):])])
+            if len(best[0]) == len(stamps):
                 return merged
         else:
             merged = _merged(self.get(what + " of each", name, lambda name=name: read(name)) for name in sheets)
-        entries[FOLD] = [stamps, {key: sorted(names) for key, names in merged.items()}]
+        entries[entry] = [[stamps, {key: sorted(names) for key, names in merged.items()}]] + folds[:FOLDS - 1]
         self._changed.add(what)
         return merged
 
@@ -214,11 +281,10 @@ class Carried:
         only means the work is done again next time)."""
         if self.folder is None or not self._changed:
             return
-        present = set(self.book.sheet_names)
         try:
-            self.folder.mkdir(exist_ok=True)
+            make_folder(self.folder)
             for what in sorted(self._changed):
-                sheets = {k: v for k, v in self._loaded[what].items() if k in present or k == FOLD}
+                sheets = kept_absent(self._loaded[what], self._used.get(what, set()))
                 text = json.dumps({"what": what, "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(what), lambda fh, data=text.encode("utf-8"): fh.write(data))

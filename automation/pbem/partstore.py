@@ -5,13 +5,15 @@ the sheet part written for one of them (its cells as XML, its columns, its
 page setup) is the same on every export as long as the master sheet it comes
 from is unchanged, the names scrubbed from it are the same, and Musterroll's
 own code is. Each such part is kept compressed, as it went into the export,
-in a zip beside the workbook (``.BOOK.xlsx.carried/parts-SIDE.zip``, see
+in a zip in the campaign's carried folder (``parts-SIDE.zip``, see
 :mod:`automation.pbem.carry`), named by a digest of all it depends on. The
 next export copies it into the new file as stored, without building, scrubbing
 or compressing it again.
 
 The store is only work already done: it is replaced whole (a temporary file,
-then a rename) by each export, holding exactly the parts that export used, and
+then a rename) by each export, holding the parts that export used and, for
+the campaign's copies at other dates, the others it held (up to
+:data:`automation.pbem.carry.KEEP_ABSENT`, or as many as the export used);
 anything unreadable in it is built again.
 """
 from __future__ import annotations
@@ -20,8 +22,8 @@ import hashlib
 from pathlib import Path
 
 from automation.errors import MusterrollError
-from automation.pbem.carry import keep_file
-from automation.workbook.zipraw import EMPTY, Deflated, parse_zip, write_zip
+from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
+from automation.workbook.zipraw import EMPTY, Deflated, RawZip, parse_zip, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
 
@@ -37,7 +39,7 @@ class PartStore:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: dict[str, Deflated] | None = None
+        self._old: RawZip | None = None  # the store as read (its members taken out when asked for)
         self._kept: dict[str, Deflated] = {}
 
     @classmethod
@@ -46,25 +48,22 @@ class PartStore:
             return cls(None)
         return cls(Path(folder) / f"parts-{hashlib.sha256(side.encode('utf-8')).hexdigest()[:16]}.zip")
 
-    def _load(self) -> dict[str, Deflated]:
+    def _load(self) -> RawZip:
         if self._old is None:
-            self._old = {}
+            self._old = EMPTY
             if self.path is not None:
                 try:
                     if self.path.stat().st_size <= MAX_STORE:
-                        store = parse_zip(self.path.read_bytes(), str(self.path))
-                        for member in store.members:
-                            found = store.deflated(member.name)
-                            if found is not None:
-                                self._old[member.name] = found
+                        self._old = parse_zip(self.path.read_bytes(), str(self.path))
                 except (OSError, MusterrollError, ValueError):
-                    self._old = {}  # absent or unreadable: every part is built again
+                    self._old = EMPTY  # absent or unreadable: every part is built again
         return self._old
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:
             return None
-        found = self._load().get(key)
+        member = self._load().index.get(key)
+        found = self._old.deflated(member.name) if member is not None and member.name == key else None
         if found is not None:
             self._kept[key] = found
         return found
@@ -77,10 +76,14 @@ class PartStore:
         """Write the parts kept (best effort: a store that cannot be written
         only means the parts are built again next time)."""
         if self.path is None or (self._old is None and not self._kept) \
-                or (self._old is not None and set(self._old) == set(self._kept)):
-            return
+                or (self._old is not None and not set(self._kept) - {m.name for m in self._old.members}):
+            return  # nothing new to keep
+        old = self._load()
+        others = [(m.name, found) for m in old.members
+                  if m.name not in self._kept and (found := old.deflated(m.name)) is not None]
+        kept = sorted(self._kept.items()) + others[:max(KEEP_ABSENT, len(self._kept))]
         try:
-            self.path.parent.mkdir(exist_ok=True)
-            keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), sorted(self._kept.items())))
+            make_folder(self.path.parent)
+            keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), kept))
         except (OSError, MusterrollError):
             return

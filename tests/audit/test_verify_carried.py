@@ -52,6 +52,13 @@ def sheets_read(monkeypatch) -> list[str]:
     return read
 
 
+def walk_file(book: Path) -> Path:
+    """The one file of walks kept (the walks that begin with the first report)."""
+    found = list(folder_for(book).glob(f"{WALK_FILE}-*.json"))
+    assert len(found) == 1, found
+    return found[0]
+
+
 def store(book: Path) -> dict:
     return json.loads((folder_for(book) / FILE).read_text(encoding="utf-8"))["reports"]
 
@@ -68,7 +75,7 @@ def test_a_second_run_reads_only_the_last_report_again_and_says_the_same(capsys,
     # the walk is kept where it stood: no report is read, nor any carried entry of one
     assert [n for n in read if n.startswith("Refit ")] == [], read
 
-    (folder_for(book) / WALK_FILE).unlink()  # without the walk: only the last report is read again (it cannot
+    walk_file(book).unlink()  # without the walk: only the last report is read again (it cannot
     read.clear()                              # hold its own part's fingerprint, so its digest is taken anew)
     assert verify(capsys, book) == first
     assert {n for n in read if n.startswith("Refit ")} == {"Refit Dec 24 2"}, read
@@ -164,8 +171,16 @@ def test_after_an_undo_the_walk_starts_again_and_after_a_new_refit_only_the_new_
     assert after[0] == 0 and "the chain of 3 report(s) is intact" in after[1]
     assert after[1].replace(str(book), "B") == verify(capsys, fresh / book.name)[1].replace(str(fresh / book.name), "B")
 
-    book.write_bytes(whole)  # the refit again: the three reports walked are first, unchanged; one report is new
+    book.write_bytes(whole)  # the refit again: the walk of four reports is kept beside that of three, and holds
     read = sheets_read(monkeypatch)
+    assert verify(capsys, book) == first
+    assert [n for n in read if n.startswith("Refit ")] == [], read
+
+    walks = json.loads(walk_file(book).read_text(encoding="utf-8"))
+    assert [len(w["reports"]) for w in walks["walks"]] == [3, 4]  # the newest first
+    walks["walks"] = walks["walks"][:1]  # only the walk of three: the three reports are first, unchanged; one is new
+    walk_file(book).write_text(json.dumps(walks), encoding="utf-8")
+    read.clear()
     assert verify(capsys, book) == first
     assert {n for n in read if n.startswith("Refit ")} == {"Refit Dec 24 2"}, read
     assert len(store(book)) == 4  # the walked reports' carried rows are kept with the new one's
@@ -180,22 +195,22 @@ def test_after_an_undo_the_walk_starts_again_and_after_a_new_refit_only_the_new_
 
 def test_a_walk_that_found_a_problem_is_not_kept_and_the_problem_is_found_on_every_run(capsys, book):
     assert verify(capsys, book)[0] == 0
-    kept = (folder_for(book) / WALK_FILE).read_bytes()
+    kept = walk_file(book).read_bytes()
     rows = Workbook(book).raw("Roster Dec 23")
     type_in(book, "Roster Dec 23", {"B3": f"{rows[2][1]}x"})
     first = verify(capsys, book)
     assert first[0] == 1 and "Roster Dec 23!B3" in first[1]
-    assert (folder_for(book) / WALK_FILE).read_bytes() == kept and verify(capsys, book) == first
+    assert walk_file(book).read_bytes() == kept and verify(capsys, book) == first
 
 
-def test_a_walk_kept_beside_the_workbook_cannot_hide_an_edit_from_verify_with_the_key(capsys, book, tmp_path):
+def test_a_carried_walk_cannot_hide_an_edit_from_verify_with_the_key(capsys, book, tmp_path):
     assert verify(capsys, book)[0] == 0
-    walk = json.loads((folder_for(book) / WALK_FILE).read_text(encoding="utf-8"))
+    walk = json.loads(walk_file(book).read_text(encoding="utf-8"))
     rows = Workbook(book).raw("Roster Dec 23")
     type_in(book, "Roster Dec 23", {"B3": f"{rows[2][1]}x"})
     wb = Workbook(book)  # a forger stamps the walk with the edited sheet's new stamp
-    walk["walk"]["sealed"] = [[n, wb.part_stamp(n)] for n, _ in walk["walk"]["sealed"]]
-    (folder_for(book) / WALK_FILE).write_text(json.dumps(walk), encoding="utf-8")
+    walk["walks"][0]["sealed"] = [[n, wb.part_stamp(n)] for n, _ in walk["walks"][0]["sealed"]]
+    walk_file(book).write_text(json.dumps(walk), encoding="utf-8")
     assert verify(capsys, book)[0] == 0  # without the key the carried walk is work already done (module docs)
     code, out, err = run(capsys, "verify", book, "--key", tmp_path / "campaign.key")
     assert code == 1 and "Roster Dec 23!B3" in out + err
