@@ -216,7 +216,7 @@ class ABtFView:
     # ---------------------------------------------------------------- what the side may see
     def side_sheets(self, book: Any, planned: Planned | None, side: str,
                     carried: Carried | None = None) -> list[OutSheet]:
-        kinds = list(system_kinds(self.system_id).values())
+        kinds = tuple(system_kinds(self.system_id).values())
         sheets = side_sheets(book, side, PUBLIC, LATEST_ONLY, TABS, UMPIRE_ONLY, kinds, carried)
         chart = RG_CHARTS.get(side)
         if chart is not None and campaign_kind(book, chart.title, kinds, None, carried) is not None:

@@ -181,7 +181,7 @@ class BattlefrontView:
         """Each ledger's purchase lines and RG counts of the side, date by date
         (a ledger's lines carried once taken, see :mod:`automation.pbem.carry`)."""
         rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
-        kinds, dates = system_kinds(self.system_id).values(), campaign_dates(book)
+        kinds, dates = tuple(system_kinds(self.system_id).values()), campaign_dates(book)
         for name in book.sheet_names:
             kind = kind_of(name, kinds)
             if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates, carried) is None:

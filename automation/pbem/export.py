@@ -188,7 +188,7 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
     With ``carried``, what a sheet unchanged since an earlier run gave is
     taken as it was (the latest sheet of a ``latest_only`` kind is read)."""
     public, latest_only, private = set(public), set(latest_only), set(private)
-    kinds = list(kinds) if kinds is not None else None
+    kinds = tuple(kinds) if kinds is not None else None  # a tuple: its matcher is found by identity (reports.kinds_ready)
     dates = campaign_dates(book)
     named = [(name, kind_of(name, kinds)) for name in book.sheet_names]
     named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]

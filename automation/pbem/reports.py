@@ -90,6 +90,7 @@ class _Matcher:
 
     _MADE: dict[tuple[int, ...], _Matcher] = {}  # by the kinds' identities (each matcher holds its kinds)
     _LAST: tuple[Any, _Matcher] | None = None  # the tuple of kinds asked about last, and its matcher
+    _TUPLES: dict[int, tuple[Any, _Matcher]] = {}  # by a tuple's identity: the tuple and its matcher
 
     def __init__(self, kinds: Sequence[SheetKind]) -> None:
         self.kinds = tuple(kinds)
@@ -107,12 +108,18 @@ class _Matcher:
         last = cls._LAST
         if last is not None and kinds is last[0]:
             return last[1]
+        held = cls._TUPLES.get(id(kinds)) if isinstance(kinds, tuple) else None
+        if held is not None and held[0] is kinds:
+            cls._LAST = held
+            return held[1]
         given = tuple(kinds)
         ids = tuple(map(id, given))
         if ids not in cls._MADE:
             cls._MADE[ids] = cls(given)
         if isinstance(kinds, tuple):  # a tuple cannot change: the same one is the same kinds
-            cls._LAST = (kinds, cls._MADE[ids])
+            if len(cls._TUPLES) >= 256:
+                cls._TUPLES.clear()
+            cls._LAST = cls._TUPLES[id(kinds)] = (kinds, cls._MADE[ids])  # (it holds the tuple: no id reused)
         return cls._MADE[ids]
 
     def kind(self, name: str) -> SheetKind | None:
