@@ -15,7 +15,7 @@ from automation.audit.carried import FILE, WALK_FILE
 from automation.pbem.carry import folder_for
 from automation.workbook.reader import Workbook
 from automation.workbook.typein import type_in
-from tests.pbem.helpers import run
+from tests.pbem.helpers import run, sheets_read
 
 
 @pytest.fixture(scope="module")
@@ -38,18 +38,6 @@ def book(played, tmp_path) -> Path:
 def verify(capsys, book: Path) -> tuple[int, str]:
     code, out, err = run(capsys, "verify", book)
     return code, out + err
-
-
-def sheets_read(monkeypatch) -> list[str]:
-    """The names of the sheets read from now on, in order (a name again each time it is asked for)."""
-    read: list[str] = []
-    original = Workbook.raw
-
-    def counting(self, name):
-        read.append(name)
-        return original(self, name)
-    monkeypatch.setattr(Workbook, "raw", counting)
-    return read
 
 
 def walk_file(book: Path) -> Path:

@@ -172,3 +172,17 @@ def cheat(book, sheet: str, row: int, values: dict[int, object]) -> None:
             digest = reports.chain_digest(sheet, reports.canonical(rows[:i]))
             ws.cell(i + 1, h.positions["Result"] + 1).value = digest
     wb.save(book)
+
+
+def sheets_read(monkeypatch) -> list[str]:
+    """The names of the sheets read from now on, in order (a name again each time it is asked for)."""
+    from automation.workbook.reader import Workbook
+
+    read: list[str] = []
+    original = Workbook.raw
+
+    def counting(self, name):
+        read.append(name)
+        return original(self, name)
+    monkeypatch.setattr(Workbook, "raw", counting)
+    return read

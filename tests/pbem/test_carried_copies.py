@@ -12,7 +12,7 @@ import pytest
 
 from automation.pbem.carry import CACHE_SETTING, cache_root, folder_for
 from automation.workbook.reader import Workbook
-from tests.pbem.helpers import run
+from tests.pbem.helpers import run, sheets_read
 
 
 def alone(book: Path, folder: Path, key: bool = True) -> Path:
@@ -27,17 +27,9 @@ def alone(book: Path, folder: Path, key: bool = True) -> Path:
 
 def reads(capsys, monkeypatch, *argv: object) -> list[str]:
     """The sheets a command reads (a name again each time it is asked for); the command succeeds."""
-    read: list[str] = []
-    original = Workbook.raw
-
-    def counting(self, name):
-        read.append(name)
-        return original(self, name)
-    monkeypatch.setattr(Workbook, "raw", counting)
-    try:
+    with monkeypatch.context() as scoped:
+        read = sheets_read(scoped)
         code, _, err = run(capsys, *argv)
-    finally:
-        monkeypatch.setattr(Workbook, "raw", original)
     assert code == 0, err
     return read
 
