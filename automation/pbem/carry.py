@@ -47,6 +47,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -62,6 +63,8 @@ CACHE_SETTING = "MUSTERROLL_CACHE"
 OFF = ("off", "none", "no", "0")
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
+UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
+_FOLDER_NAME = re.compile("[0-9a-f]{24}")  # a campaign's carried folder (folder_for): nothing else is removed
 
 
 def cache_root() -> Path | None:
@@ -100,8 +103,37 @@ def folder_for(book: Any) -> Path | None:
 
 
 def make_folder(folder: Path) -> None:
-    """Create a carried folder (and the folders above it), readable by its user alone."""
+    """Create a carried folder (and the folders above it), readable by its user
+    alone. A campaign's folder made anew first removes the folders of other
+    campaigns no run has written to for :data:`UNUSED_DAYS` days."""
+    if folder.is_dir():
+        return
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    forget_unused(folder.parent, keep=folder)
+
+
+def forget_unused(root: Path, keep: Path | None = None, days: float | None = None) -> list[Path]:
+    """Remove the carried folders in ``root`` whose newest file is older than
+    ``days`` (default :data:`UNUSED_DAYS`): campaigns over or moved to another
+    machine. Best effort: a folder that cannot be removed stays."""
+    import shutil
+    import time
+
+    limit = time.time() - 86400 * (UNUSED_DAYS if days is None else days)
+    gone = []
+    try:
+        folders = [p for p in root.iterdir() if p.is_dir() and p != keep and _FOLDER_NAME.fullmatch(p.name)]
+    except OSError:
+        return gone
+    for folder in folders:
+        try:
+            newest = max((f.stat().st_mtime for f in folder.iterdir()), default=folder.stat().st_mtime)
+            if newest < limit:
+                shutil.rmtree(folder)
+                gone.append(folder)
+        except OSError:
+            continue
+    return gone
 
 
 def kept_absent(entries: dict[str, Any], used: set[str]) -> dict[str, Any]:

@@ -131,3 +131,21 @@ def test_two_copies_that_went_different_ways_each_keep_their_own_entries(capsys,
         assert "Refit Dec 23 2" not in settled[book]
     for book in (ours, theirs, ours):
         assert export(capsys, monkeypatch, book, tmp_path / "again.xlsx") == settled[book]
+
+
+def test_a_new_campaigns_folder_clears_those_of_campaigns_no_run_wrote_to_for_half_a_year(capsys, monkeypatch,
+                                                                                          campaign, tmp_path):
+    import os
+    import time
+
+    root = cache_root()
+    old, recent, other = root / ("a" * 24), root / ("b" * 24), root / "notes of mine"
+    for folder, days in ((old, 200), (recent, 20), (other, 400)):
+        folder.mkdir(parents=True)
+        (folder / "entries.json").write_text("{}")
+        then = time.time() - days * 86400
+        os.utime(folder / "entries.json", (then, then))
+    book = campaign("dec26")
+    export(capsys, monkeypatch, book, tmp_path / "out.xlsx")
+    assert folder_for(book).is_dir()
+    assert not old.exists() and recent.is_dir() and other.is_dir()  # only a campaign's folder, and only an old one
