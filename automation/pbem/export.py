@@ -506,7 +506,7 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     sheets = scrub(sheets, secret, carried)
     sheets.append(dice_audit(sheets, key, commitment, side, carried))
     carried.save()
-    return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side), carried.context)
+    return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side, carried.context), carried.context)
 
 
 def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:

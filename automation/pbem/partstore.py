@@ -5,7 +5,7 @@ the sheet part written for one of them (its cells as XML, its columns, its
 page setup) is the same on every export as long as the master sheet it comes
 from is unchanged, the names scrubbed from it are the same, and Musterroll's
 own code is. Each such part is kept compressed, as it went into the export,
-in a zip in the campaign's carried folder (``parts-SIDE.zip``, see
+in a zip in the campaign's carried folder (``parts-SIDE-CONTEXT.zip``, see
 :mod:`automation.pbem.carry`), named by a digest of all it depends on. The
 next export copies it into the new file as stored, without building, scrubbing
 or compressing it again.
@@ -43,10 +43,16 @@ class PartStore:
         self._kept: dict[str, Deflated] = {}
 
     @classmethod
-    def of(cls, folder: Path | None, side: str) -> PartStore:
+    def of(cls, folder: Path | None, side: str, context: str = "") -> PartStore:
+        """The store of ``side``'s parts in ``folder`` made in ``context`` (the
+        carried folder's: Musterroll's code and the campaign's dates), one
+        file for each: a store of another context holds no part this one uses,
+        and is removed when this one is saved."""
         if folder is None:
             return cls(None)
-        return cls(Path(folder) / f"parts-{hashlib.sha256(side.encode('utf-8')).hexdigest()[:16]}.zip")
+        side_tag = hashlib.sha256(side.encode("utf-8")).hexdigest()[:16]
+        context_tag = hashlib.sha256(context.encode("utf-8")).hexdigest()[:12]
+        return cls(Path(folder) / f"parts-{side_tag}-{context_tag}.zip")
 
     def _load(self) -> RawZip:
         if self._old is None:
@@ -85,5 +91,9 @@ class PartStore:
         try:
             make_folder(self.path.parent)
             keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), kept))
+            side_tag = self.path.name.split("-")[1]
+            for other in self.path.parent.glob(f"parts-{side_tag}-*.zip"):  # the side's stores of other contexts
+                if other != self.path:
+                    other.unlink(missing_ok=True)
         except (OSError, MusterrollError):
             return

@@ -43,7 +43,11 @@ def export(capsys, book: Path, out: Path, side: str = "German") -> dict[str, byt
 
 
 def store_of(book: Path, side: str) -> Path:
-    return PartStore.of(folder_for(book), side).path
+    """The side's one store (of the code and dates at hand)."""
+    tag = PartStore.of(folder_for(book), side).path.name.split("-")[1]
+    found = list(folder_for(book).glob(f"parts-{tag}-*.zip"))
+    assert len(found) == 1, found
+    return found[0]
 
 
 def test_a_second_export_copies_every_sealed_sheet_and_is_the_same_file(capsys, campaign, tmp_path, monkeypatch):
@@ -172,3 +176,16 @@ def late_sheets_of(runs: list[tuple[str, int, int | None]], path: Path) -> set[s
     audit = openpyxl.load_workbook(path, read_only=True)["Dice audit"]
     rows = list(audit.iter_rows(values_only=True))
     return {rows[r][0] for _, start, stop in runs for r in range(start, stop or len(rows))}
+
+
+def test_a_store_made_by_other_code_is_not_read_and_goes_when_the_new_one_is_kept(capsys, campaign, tmp_path,
+                                                                                   monkeypatch):
+    book = campaign("dec26")
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    store = store_of(book, "German")
+    older = store.with_name("-".join(store.name.split("-")[:2]) + "-000000000000.zip")  # another version's
+    store.rename(older)
+    built = built_sheets(monkeypatch)
+    assert export(capsys, book, tmp_path / "again.xlsx") == first
+    assert len(built) > 20  # every part built again: none is taken from the other version's store
+    assert not older.exists() and store_of(book, "German") == store
