@@ -80,7 +80,7 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
             if not sheets_done:
                 for place in range(1, count + 1):
                     name = f"xl/worksheets/sheet{place}.xml"
-                    members.append(dataclasses.replace(first, name=name))
+                    members.append(first._replace(name=name))
                     replaced[name.lower()] = sheets[place]
                 sheets_done = True
         elif SHEET_RELS.fullmatch(member.name):
@@ -89,7 +89,7 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
                     own = written.get(f"xl/worksheets/_rels/sheet{small}.xml.rels")
                     if own is not None:
                         name = f"xl/worksheets/_rels/sheet{place}.xml.rels"
-                        members.append(dataclasses.replace(own, name=name))
+                        members.append(own._replace(name=name))
                         replaced[name.lower()] = written.read(own.name)
                 rels_done = True
         else:

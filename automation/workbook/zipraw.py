@@ -7,7 +7,7 @@ import mmap
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, Sequence
+from typing import BinaryIO, NamedTuple, Sequence
 
 from automation.errors import WorkbookFileError
 
@@ -58,8 +58,10 @@ class Deflated:
         return cls(body, zlib.crc32(last, crc), size + len(last))
 
 
-@dataclass(frozen=True)
-class RawMember:
+class RawMember(NamedTuple):
+    """One member as the zip stores it (a named tuple: a large package has
+    thousands, and a tuple is made in one step)."""
+
     name: str
     central: bytes  # the original central directory record
     local: memoryview  # the original local record: header, name, extra, data, descriptor (no copy)
