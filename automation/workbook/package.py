@@ -59,7 +59,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
@@ -99,16 +99,14 @@ class Batch:
 
 # --------------------------------------------------------------------------- package
 
-@dataclass(frozen=True)
-class _Rel:
+class _Rel(NamedTuple):  # named tuples: a long campaign's workbook has a thousand of each, made in one step
     id: str
     type: str
     target: str | None  # the part (zip name) it points to; None if external
     node: XNode
 
 
-@dataclass(frozen=True)
-class _Sheet:
+class _Sheet(NamedTuple):
     index: int
     name: str
     sheet_id: int
@@ -213,12 +211,12 @@ class _Package:
         rels = {r.id: r for r in self.rels(self.wb_part)}
         out = []
         for i, node in enumerate(self.wb.root.find("sheets").findall("sheet")):  # type: ignore[union-attr]
-            rel = rels.get(node.attr("id", REL_NS) or "")
-            if not node.get("sheetId").isdigit():
+            rid, sheet_id = node.attr("id", REL_NS) or "", node.get("sheetId")
+            rel = rels.get(rid)
+            if not sheet_id.isdigit():
                 raise WorkbookFileError(f"{self.where}: sheet {node.get('name')!r} has a bad sheetId")
-            out.append(_Sheet(i, node.get("name"), int(node.get("sheetId")), node.attr("id", REL_NS) or "",
-                              node.get("state") in ("", "visible"), node, rel.target if rel else None,
-                              rel.type if rel else ""))
+            out.append(_Sheet(i, node.get("name"), int(sheet_id), rid, node.get("state") in ("", "visible"), node,
+                              rel.target if rel else None, rel.type if rel else ""))
         return out
 
     def part_of(self, rel_type: str, source: str | None = None) -> str | None:
@@ -228,8 +226,9 @@ class _Package:
 
     def records(self) -> list[_Record]:
         names = self.wb.root.find("definedNames")
-        return _records(self.where, ((node.get("name"), self.wb.inner_text(node), node)
-                                     for node in (names.findall("definedName") if names is not None else [])))
+        return _records(self.where, ((name, self.wb.inner_text(node), node)  # the text of a record only
+                                     for node in (names.findall("definedName") if names is not None else [])
+                                     if RECORD.fullmatch(name := node.get("name"))))
 
     def worksheet_names(self) -> list[str]:
         return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
