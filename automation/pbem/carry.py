@@ -205,7 +205,6 @@ class Carried:
 
     def __init__(self, book: Any, folder: Path | None, context: str) -> None:
         self.book, self.folder, self.context = book, folder, context
-        self._stamps: dict[str, str | None] = {}
         self._loaded: dict[str, dict[str, Any]] = {}
         self._changed: set[str] = set()
         self._used: dict[str, set[str]] = {}  # the entries of each derivation this run looked up
@@ -221,9 +220,8 @@ class Carried:
         return cls(book, folder, digest.hexdigest()[:32])
 
     def stamp(self, sheet: str) -> str | None:
-        if sheet not in self._stamps:
-            self._stamps[sheet] = self.book.part_stamp(sheet) if self.folder is not None else None
-        return self._stamps[sheet]
+        """The sheet's part stamp (the reader keeps them), None when nothing is carried."""
+        return self.book.part_stamp(sheet) if self.folder is not None else None
 
     def _file(self, what: str) -> Path:
         assert self.folder is not None

@@ -89,7 +89,6 @@ class _Matcher:
     pattern, and the kind of each name already asked about."""
 
     _MADE: dict[tuple[int, ...], _Matcher] = {}  # by the kinds' identities (each matcher holds its kinds)
-    _LAST: tuple[Any, _Matcher] | None = None  # the tuple of kinds asked about last, and its matcher
     _TUPLES: dict[int, tuple[Any, _Matcher]] = {}  # by a tuple's identity: the tuple and its matcher
 
     def __init__(self, kinds: Sequence[SheetKind]) -> None:
@@ -105,12 +104,8 @@ class _Matcher:
 
     @classmethod
     def of(cls, kinds: Iterable[SheetKind]) -> _Matcher:
-        last = cls._LAST
-        if last is not None and kinds is last[0]:
-            return last[1]
         held = cls._TUPLES.get(id(kinds)) if isinstance(kinds, tuple) else None
         if held is not None and held[0] is kinds:
-            cls._LAST = held
             return held[1]
         given = tuple(kinds)
         ids = tuple(map(id, given))
@@ -119,7 +114,7 @@ class _Matcher:
         if isinstance(kinds, tuple):  # a tuple cannot change: the same one is the same kinds
             if len(cls._TUPLES) >= 256:
                 cls._TUPLES.clear()
-            cls._LAST = cls._TUPLES[id(kinds)] = (kinds, cls._MADE[ids])  # (it holds the tuple: no id reused)
+            cls._TUPLES[id(kinds)] = (kinds, cls._MADE[ids])  # (it holds the tuple: no id reused)
         return cls._MADE[ids]
 
     def kind(self, name: str) -> SheetKind | None:

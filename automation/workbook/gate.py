@@ -117,7 +117,7 @@ def column_letter(number: int) -> str:
     return out
 
 
-_PLAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
+PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
 """A relative target with nothing to decode or normalise: names of letters, digits, ``_``, ``-`` and
 inner dots (no ``.`` or ``..`` segment, no ``%``, ``\\``, ``//`` or leading ``/``)."""
 
@@ -205,7 +205,7 @@ class Gate:
         name: as the reader takes it (``/`` = package root, otherwise under
         ``base``, case-insensitive), and %-decoded and normalised as well."""
         found: list[str] = []
-        if _PLAIN.fullmatch(target) and base == "xl":  # nothing to decode or normalise: the two places it may name
+        if PLAIN_PATH.fullmatch(target) and base == "xl":  # nothing to decode or normalise: the two places it may name
             for t in (target, "xl/" + target):
                 info = self._by_lower.get(t.lower())
                 if info is not None and info.filename not in found:

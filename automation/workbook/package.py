@@ -64,7 +64,7 @@ from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
 from automation.workbook import pkgfile, undo_refs
-from automation.workbook.gate import Gate
+from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.lock import writing
 from automation.workbook.zipraw import RawZip, parse_zip
 from automation.workbook.sheetgraft import (
@@ -118,8 +118,6 @@ class _Sheet(NamedTuple):
 
 
 _Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
-_PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
-"""A relative path with nothing to normalise or decode: no ``.`` or ``..`` segment, ``%``, ``\\`` or ``//``."""
 ENTRY = re.compile(r"(form |replaced )?(\d+)\|(.*)", re.S)  # a batch record's sheet entry
 
 
@@ -186,12 +184,12 @@ class _Package:
         member = self.zip.get(rels_name(part))
         out = []
         base = posixpath.dirname(part)
-        plain_base = not base or _PLAIN_PATH.fullmatch(base) is not None
+        plain_base = not base or PLAIN_PATH.fullmatch(base) is not None
         for node in self.doc(member.name).root.children if member else ():
             target: str | None = None
             if node.attr("TargetMode") != "External":
                 raw = node.get("Target").split("#")[0]
-                if plain_base and _PLAIN_PATH.fullmatch(raw):  # nothing to normalise or decode (most targets)
+                if plain_base and PLAIN_PATH.fullmatch(raw):  # nothing to normalise or decode (most targets)
                     path = f"{base}/{raw}" if base else raw
                     found = self.zip.get(path)
                 else:

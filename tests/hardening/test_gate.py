@@ -193,12 +193,12 @@ def test_a_plain_target_is_found_where_the_full_resolution_finds_it(target: str,
     gate._by_lower = {i.filename.lower(): i for i in zipfile.ZipFile(io.BytesIO(data.getvalue())).infolist()}
     target = ("/" if rooted else "") + target
     fast = gate.resolve(target)
-    plain = gate_module._PLAIN
-    gate_module._PLAIN = re.compile(r"(?!)")  # every target resolved in full
+    plain = gate_module.PLAIN_PATH
+    gate_module.PLAIN_PATH = re.compile(r"(?!)")  # every target resolved in full
     try:
         assert fast == gate.resolve(target)
     finally:
-        gate_module._PLAIN = plain
+        gate_module.PLAIN_PATH = plain
 
 
 def _app_with(body: bytes) -> Callable[[Parts], Parts]:
