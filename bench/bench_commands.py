@@ -9,7 +9,9 @@ busy moment of the machine falls on all alike), after a warm-up round not
 counted (as in play, each command has run on the campaign before: what it
 carries is there, in ``MUSTERROLL_CACHE``, by default FOLDER/cache). A command
 that writes runs on a copy of the workbook and its key alone, as a copy saved
-elsewhere would be. It reports for each:
+elsewhere would be, synced to disk before the command starts (as a file saved
+earlier is: the command's own fsync then pays for what it wrote, not for the
+copy). It reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
   from the shortest to the longest campaign) and the ratio longest / shortest;
@@ -157,8 +159,10 @@ class Campaign:
         dst = self.folder / "work" / name / src.name
         shutil.rmtree(dst.parent, ignore_errors=True)
         dst.parent.mkdir(parents=True)
-        shutil.copyfile(src, dst)
-        shutil.copyfile(src.with_suffix(".key"), dst.with_suffix(".key"))
+        for a, b in ((src, dst), (src.with_suffix(".key"), dst.with_suffix(".key"))):
+            shutil.copyfile(a, b)
+            with open(b, "rb+") as fh:  # on the disk before the command starts, as a copy saved earlier is: the
+                os.fsync(fh.fileno())  # command's own fsync then writes what it changed, not the whole copy
         return dst  # the workbook and its key alone: what was carried is found by the campaign (automation.pbem.carry)
 
     def keyless(self, src: Path) -> Path:

@@ -20,6 +20,7 @@ from typing import Any
 
 from automation.errors import MusterrollError, WorkbookFileError
 from automation.workbook.gate import MASTER, Gate, Limits
+from automation.workbook.journal import settle
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 MAX_ENCRYPTION_INFO = 64 * 1024
@@ -33,6 +34,7 @@ def check_parts(where: str, data: bytes, limits: Limits) -> None:
 
 def read_bytes(path: Path, limits: Limits) -> bytes:
     path = Path(path)
+    settle(path)  # a write of it cut short is rolled back first
     try:
         size = path.stat().st_size
         if not path.is_file():

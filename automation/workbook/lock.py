@@ -9,7 +9,9 @@ seconds, default 120); past it the command refuses and changes nothing.
 
 While the lock is held, temporary files a killed write left beside the
 workbook (see :func:`temp_prefix`) are removed: no other writer of this
-workbook can be using them then.
+workbook can be using them then. The journal of a write in place cut short
+is not one of them: it is used to roll that write back
+(:mod:`automation.workbook.journal`) before the workbook is read.
 """
 from __future__ import annotations
 

@@ -8,7 +8,8 @@ formats and names survive byte for byte; undo removes exactly what a refit added
   extra field, compressed data and any data descriptor) byte for byte, never
   decompressed or recompressed, and its original central directory record is reused
   with only the local-header offset changed. Stored, deflated or any other method is
-  copied alike; members are kept in their order; the archive comment is kept.
+  copied alike; members are kept in their order, except that the parts the writer
+  edits (below) are written last, after the new sheets; the archive comment is kept.
   Refused with WorkbookFileError: ZIP64 archives or members, encrypted members,
   multi-disk or prefixed archives, overlapping or truncated members, duplicate
   names, a member declaring more than 200 MB or members declaring more than 16 GB
@@ -45,7 +46,11 @@ formats and names survive byte for byte; undo removes exactly what a refit added
   styles.xml only grows, and identical formats are reused by later batches.
 * Safety: the new file is written to a temporary file in the same folder, fsynced
   and moved over the old one with ``os.replace``, after checking the file did not
-  change meanwhile (and against ``expected_digest`` when given). A workbook open in
+  change meanwhile (and against ``expected_digest`` when given). A change that
+  keeps the first half of the file (the edited parts lie last, so most do) is
+  written in place from its first changed part, under a journal
+  (``automation.workbook.journal``): the same checks, and a write cut short is
+  rolled back before the workbook is read again. A workbook open in
   Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``), or that cannot be opened for
   writing, is refused. The new file is read back: its directory and every part written anew
   hold the bytes written, and each edited part inflates to its text.

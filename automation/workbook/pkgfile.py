@@ -1,10 +1,14 @@
 """The workbook file under a change (see :mod:`automation.workbook.package`):
-read once for it, refused while another program holds it, and replaced
-whole or not at all: the new package is written beside it, fsynced, read
-back and moved over it only if the file is still the one read."""
+read once for it, refused while another program holds it, and changed
+whole or not at all. A change that leaves the first half of the file as it
+is rewrites the file from there in place, under a journal
+(:mod:`automation.workbook.journal`); any other writes the new package
+beside it, fsyncs it, reads it back and moves it over the workbook. Either
+is done only if the file is still the one read."""
 from __future__ import annotations
 
 import hashlib
+import io
 import mmap
 import os
 import struct
@@ -14,14 +18,22 @@ from pathlib import Path
 from typing import Sequence
 
 from automation.errors import WorkbookFileError
+from automation.workbook import journal
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix
 from automation.workbook.xmlparts import check_well_formed
-from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, write_zip
+from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, tail_start, write_zip
+
+
+LAST = frozenset({"[content_types].xml", "xl/_rels/workbook.xml.rels", "xl/workbook.xml", "docprops/app.xml",
+                  "xl/styles.xml"})
+"""The parts a change of the workbook edits (see :mod:`automation.workbook.package`), kept at the end of the
+file, after the sheets, with any other part a change edits: the next change rewrites the file from there."""
 
 
 def read(path: Path) -> bytes:
     """The workbook's bytes (a missing, unreadable or 2 GB file refused)."""
+    journal.settle(path)
     try:
         if not path.is_file():
             raise WorkbookFileError(f"{path}: no such workbook")
@@ -72,11 +84,17 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
     for name, data in replaced.items():
         if name.lower().endswith((".xml", ".rels")):
             check_well_formed(data, name)
+    last = LAST | {k.lower() for k in replaced}
+    start = tail_start(source, last | removed)
+    if start is not None and len(before) - start <= len(before) // 2:
+        _rewrite_end(path, real, before, source, replaced, removed, added, last, start)
+        return
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
         with os.fdopen(fd, "w+b") as fh:
-            wrote = write_zip(fh, source, {k.lower(): v for k, v in replaced.items()}, removed, added)
+            wrote = write_zip(fh, source, {k.lower(): v for k, v in replaced.items()}, removed, added,
+                              last=last)
             fh.flush()
             os.fsync(fh.fileno())
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:  # read back, not copied
@@ -104,6 +122,22 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _rewrite_end(path: Path, real: Path, before: bytes, source: RawZip, replaced: dict[str, bytes],
+                 removed: set[str], added: Sequence[tuple[str, bytes | Deflated]], last: frozenset[str],
+                 start: int) -> None:
+    """:func:`replace` for a change that keeps the file up to ``start``: the
+    rest is written in place (see :mod:`automation.workbook.journal`), read
+    back as :func:`replace` reads back a new file."""
+    out = io.BytesIO()
+    wrote = write_zip(out, source, {k.lower(): v for k, v in replaced.items()}, removed, added, last=last,
+                      keep_below=start)
+    if not same_bytes(real, before):
+        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
+                                "nothing was written")
+    journal.rewrite_end(str(path), real, before, start, out.getbuffer().tobytes(), lambda back: wrote.check(back) and all(
+        inflates_to(back, wrote.new[name.lower()], data) for name, data in replaced.items()))
 
 
 def inflates_to(back: bytes | mmap.mmap, record: tuple[int, bytes, bytes], data: bytes) -> bool:

@@ -20,6 +20,7 @@ from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFi
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
+from automation.workbook.journal import settle
 from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 from automation.workbook.text import date_label, utf16_len
@@ -278,7 +279,9 @@ class Workbook:
 
 
 def read_file(path: Path, most: int) -> bytes:
-    """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read."""
+    """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read (a
+    write of it cut short is rolled back first: :func:`automation.workbook.journal.settle`)."""
+    settle(path)
     try:
         if path.is_dir():
             raise WorkbookFileError(f"{path}: is a folder, not a workbook")

@@ -216,23 +216,58 @@ class Written:
         return True
 
 
+def offset_of(member: RawMember) -> int:
+    """Where the member's local record starts in the file (from its directory record)."""
+    return struct.unpack_from("<I", member.central, 42)[0]
+
+
+def tail_start(source: RawZip, changed: set[str]) -> int | None:
+    """Where the first member named in ``changed`` (lower-cased: replaced,
+    dropped or moved last) starts, when every member before it in the
+    directory also lies before it in the file: the file up to there stays as
+    it is (:func:`write_zip`'s ``keep_below``). None when nothing before the
+    directory would stay."""
+    offsets = [offset_of(m) for m in source.members]
+    if any(b <= a for a, b in zip(offsets, offsets[1:])):
+        return None  # not stored in directory order: the whole file is written
+    for m, at in zip(source.members, offsets):
+        if m.name.lower() in changed:
+            return at or None
+    return None
+
+
 def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated], removed: set[str],
-              added: Sequence[tuple[str, bytes | Deflated]]) -> Written:
+              added: Sequence[tuple[str, bytes | Deflated]], *, last: frozenset[str] = frozenset(),
+              keep_below: int = 0) -> Written:
     """Write ``source`` to ``out`` (streamed), copying untouched members raw and
     replacing, dropping (lower-cased names) and adding members (data, deflated
-    here, or :class:`Deflated` already)."""
+    here, or :class:`Deflated` already).
+
+    ``last`` (lower-cased names): these members are written after the added
+    ones, at the end, in their order, so the next change of the same parts
+    starts near the end of the file. ``keep_below`` (from :func:`tail_start`):
+    the members that start below this offset stay where they are in the file
+    and are not written; ``out`` receives what follows them, and every offset
+    is of the whole file."""
     central = bytearray()
-    written = 0
+    written = keep_below
     new: dict[str, tuple[int, bytes, bytes]] = {}
     plan: list[tuple[str, bytes | None, RawMember | None]] = [
         (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
-    plan += [(name, data, None) for name, data in added]
+    if last:
+        plan = [p for p in plan if p[0].lower() not in last] + [(name, data, None) for name, data in added] + \
+            [p for p in plan if p[0].lower() in last]
+    else:
+        plan += [(name, data, None) for name, data in added]
     if len(plan) > 0xFFFF:
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
     for name, data, like in plan:
         offset = written
         if offset > 0xFFFFFFFF:
             raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
+        if like is not None and data is None and keep_below and offset_of(like) < keep_below:
+            central += like.central  # stays where it is
+            continue
         if like is not None and data is None:
             out.write(like.local)
             written += len(like.local)

@@ -1,5 +1,6 @@
 """One writer at a time: real processes writing one master at once all land;
-a write killed midway leaves a temporary file that the next write removes."""
+a write killed midway leaves the master whole, or rolled back by the next
+command that reads it, and whatever the write left beside it is removed."""
 from __future__ import annotations
 
 import os
@@ -19,7 +20,9 @@ ROUNDS = int(os.environ.get("MUSTERROLL_STRESS_ROUNDS", "4"))
 ROOT = Path(__file__).resolve().parents[2]
 
 # The command line, with os.replace slowed down (as on a network drive) or the
-# process killed right after the new file is written and synced (mid-write).
+# process killed at its KILL_AT-th fsync: the first is of the journal (or of the
+# new file written beside the master), the second of the journal's folder, the
+# third of the master's new end.
 SLOW = """
 import os, sys, time
 real = os.replace
@@ -32,8 +35,12 @@ raise SystemExit(main(sys.argv[1:]))
 """
 KILL = """
 import os, signal, sys
+real, calls = os.fsync, []
 def die(fd):
-    os.kill(os.getpid(), signal.SIGKILL)
+    calls.append(fd)
+    if len(calls) == int(os.environ.get("KILL_AT", "1")):
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(fd)
 os.fsync = die
 from automation.cli import main
 raise SystemExit(main(sys.argv[1:]))
@@ -97,12 +104,27 @@ def test_a_write_killed_midway_leaves_the_master_whole_and_the_next_write_cleans
     assert master_copy.read_bytes() == before
     prefix = temp_prefix(real_path(master_copy))
     left = [p for p in master_copy.parent.iterdir() if p.name.startswith(prefix)]
-    assert len(left) == 1 and left[0].stat().st_size > len(before) // 2  # the full-size new file
+    assert len(left) == 1  # the journal of a change at the end (or the new file of a whole one)
+    assert list_batches(master_copy)[-1].name != "Import Spend Dec 23 German"
     proc = cli("import", master_copy, returns["German"])
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert not [p for p in master_copy.parent.iterdir() if p.name.startswith(prefix)]
-    assert "Spend Dec 23 German" in sheet_names(master_copy)
+    assert list_batches(master_copy)[-1].name == "Import Spend Dec 23 German"
+
+
+def test_a_write_killed_after_writing_the_masters_new_end_keeps_it_whole(waiting_master, master_copy) -> None:
+    _, returns = waiting_master
+    proc = cli("import", master_copy, returns["German"], script=KILL, env={"KILL_AT": "3"})
+    proc.communicate(timeout=300)
+    assert proc.returncode == -9
+    prefix = temp_prefix(real_path(master_copy))
+    assert [p.name for p in master_copy.parent.iterdir() if p.name.startswith(prefix)] == [prefix + "journal"]
+    assert list_batches(master_copy)[-1].name == "Import Spend Dec 23 German"  # the end was written whole: kept
+    assert not [p for p in master_copy.parent.iterdir() if p.name.startswith(prefix)]
+    again = cli("import", master_copy, returns["German"])
+    _, err = again.communicate(timeout=300)
+    assert again.returncode == 2 and "imported before" in err
 
 
 def test_a_failed_command_leaves_no_temporary_file(waiting_master, master_copy) -> None:

@@ -1,0 +1,165 @@
+"""A workbook changed in place at its end, with a journal to roll it back.
+
+Most changes of a long campaign's workbook touch only its end: the parts that
+list every sheet (kept last, see :func:`automation.workbook.zipraw.write_zip`),
+the sheets of the last batch and the zip directory. Such a change rewrites the
+file from where its first changed part starts, instead of writing the whole
+file anew beside it (:func:`automation.workbook.pkgfile.replace` chooses).
+
+Crash safety comes from a journal, as a database keeps one: before the
+workbook is touched, the bytes about to be overwritten are written, with the
+sizes and SHA-256s that tell the old end from the new, to
+``.~NAME.<hash>.journal`` beside it and fsynced. Then the new end is written,
+the file cut to its new size and fsynced, and the journal removed. A write cut
+short (a crash, a killed process, a full disk) leaves the journal; whatever
+next reads or writes the workbook (every command does, through :func:`settle`)
+first puts the old end back, under the write lock, unless the new end was
+wholly written. A journal that was itself cut short never touched the
+workbook and is dropped; one whose workbook no longer holds the bytes kept
+before the changed end (the file was replaced meanwhile) is dropped without
+touching it.
+"""
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from automation.errors import WorkbookFileError
+from automation.workbook.lock import real_path, temp_prefix, writing
+
+MAGIC = b"MRJ1"
+HEAD = struct.Struct("<QQQ32s32s32s")  # start, old size, new size; SHA-256 of the new end, the old end, the kept bytes
+KEPT = 4096  # the bytes just before the changed end, fingerprinted: the file is still the one written
+
+
+def journal_path(real: Path) -> Path:
+    return real.with_name(temp_prefix(real) + "journal")
+
+
+def _kept(data: bytes | mmap.mmap, start: int) -> bytes:
+    return hashlib.sha256(data[max(0, start - KEPT):start]).digest()
+
+
+def _sync_folder(folder: Path) -> None:
+    if hasattr(os, "O_DIRECTORY"):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
+                reads_back: Callable[[mmap.mmap], bool]) -> None:
+    """Replace the bytes of ``real`` (holding ``before``) from ``start`` on
+    with ``end``; ``reads_back`` checks the file afterwards. Rolled back, and
+    refused, if anything fails; the caller holds the write lock."""
+    journal = journal_path(real)
+    old = before[start:]
+    head = MAGIC + HEAD.pack(start, len(before), start + len(end), hashlib.sha256(end).digest(),
+                             hashlib.sha256(old).digest(), _kept(before, start))
+    try:
+        with open(journal, "wb") as fh:
+            fh.write(head)
+            fh.write(old)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _sync_folder(real.parent)
+    except OSError as exc:
+        _drop(journal)
+        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+    try:
+        with open(real, "r+b") as fh:
+            _write_at(fh, start, end)
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:
+                good = reads_back(back)
+        if not good:
+            raise _Undone(f"{where}: internal error: the new workbook did not read back; nothing was written")
+    except (OSError, _Undone) as exc:
+        try:
+            recover(real, force=True)
+        except OSError:
+            raise WorkbookFileError(f"{where}: a write was cut short ({getattr(exc, 'strerror', None) or exc}) and "
+                                    f"could not be rolled back yet; {journal.name} beside it holds what is "
+                                    "needed: run any Musterroll command on the workbook again") from None
+        if isinstance(exc, _Undone):
+            raise WorkbookFileError(str(exc)) from None
+        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+    _drop(journal)
+
+
+def _write_at(fh: BinaryIO, start: int, data: bytes) -> None:
+    """The file from ``start`` on becomes ``data``, on the disk when this returns."""
+    fh.seek(start)
+    fh.write(data)
+    fh.truncate()
+    fh.flush()
+    os.fsync(fh.fileno())
+
+
+class _Undone(Exception):
+    pass
+
+
+def _drop(journal: Path) -> None:
+    try:
+        journal.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def recover(real: Path, force: bool = False) -> bool:
+    """Roll back the write of ``real`` its journal tells of, unless it was
+    wholly written (``force``: even then); drop the journal. Whether the
+    workbook's bytes were changed. The caller holds the write lock."""
+    journal = journal_path(real)
+    try:
+        raw = journal.read_bytes()
+    except FileNotFoundError:
+        return False
+    if len(raw) < len(MAGIC) + HEAD.size or not raw.startswith(MAGIC):
+        _drop(journal)  # cut short before the workbook was touched
+        return False
+    start, old_size, new_size, new_sha, old_sha, kept = HEAD.unpack_from(raw, len(MAGIC))
+    old = raw[len(MAGIC) + HEAD.size:]
+    if hashlib.sha256(old).digest() != old_sha or start + len(old) != old_size:
+        _drop(journal)
+        return False
+    changed = False
+    try:
+        fh = open(real, "r+b")
+    except FileNotFoundError:  # the workbook is gone: nothing to roll back
+        _drop(journal)
+        return False
+    with fh:
+        if os.fstat(fh.fileno()).st_size >= start > 0:  # (a file cut below the kept bytes is not the one written)
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as now:
+                ours = _kept(now, start) == kept
+                done = len(now) == new_size and hashlib.sha256(now[start:]).digest() == new_sha
+            if ours and (force or not done):
+                _write_at(fh, start, old)
+                changed = True
+    _drop(journal)
+    return changed
+
+
+def settle(path: Path | str) -> None:
+    """Before ``path`` is read: roll back a write of it that was cut short (see
+    the module notes). One look for the journal when there is none."""
+    real = real_path(path)
+    if not journal_path(real).exists():
+        return
+    try:
+        with writing(real):
+            recover(real)
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: a write of this workbook was cut short and cannot be rolled back "
+                                f"({exc.strerror or exc}); {journal_path(real).name} beside it holds what is "
+                                "needed: make the workbook writable and run the command again") from None
+
+
+__all__ = ["journal_path", "recover", "rewrite_end", "settle"]
