@@ -57,9 +57,23 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
                 reads_back: Callable[[mmap.mmap], bool]) -> None:
     """Replace the bytes of ``real`` (holding ``before``) from ``start`` on
     with ``end``; ``reads_back`` checks the file afterwards. Rolled back, and
-    refused, if anything fails; the caller holds the write lock."""
+    refused, if anything fails; the caller holds the write lock.
+
+    Refused, with nothing written, unless the file still holds ``before``:
+    its size and its bytes from ``start`` on are compared, not the bytes
+    before. Those hold the zip directory, which pins the CRC-32, the sizes
+    and the place of every part: a program that changed any part of the
+    file also changed them."""
     journal = journal_path(real)
     old = before[start:]
+    try:
+        with open(real, "rb") as fh:
+            same = os.fstat(fh.fileno()).st_size == len(before) and _read_at(fh, start, len(old) + 1) == old
+    except OSError as exc:
+        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+    if not same:
+        raise WorkbookFileError(f"{where}: the workbook changed since it was read (saved meanwhile?); "
+                                "nothing was written")
     head = MAGIC + HEAD.pack(start, len(before), start + len(end), hashlib.sha256(end).digest(),
                              hashlib.sha256(old).digest(), _kept(before, start))
     try:
@@ -90,6 +104,11 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
             raise WorkbookFileError(str(exc)) from None
         raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
     _drop(journal)
+
+
+def _read_at(fh: BinaryIO, start: int, size: int) -> bytes:
+    fh.seek(start)
+    return fh.read(size)
 
 
 def _write_at(fh: BinaryIO, start: int, data: bytes) -> None:

@@ -133,9 +133,6 @@ def _rewrite_end(path: Path, real: Path, before: bytes, source: RawZip, replaced
     out = io.BytesIO()
     wrote = write_zip(out, source, {k.lower(): v for k, v in replaced.items()}, removed, added, last=last,
                       keep_below=start)
-    if not same_bytes(real, before):
-        raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
-                                "nothing was written")
     journal.rewrite_end(str(path), real, before, start, out.getbuffer().tobytes(), lambda back: wrote.check(back) and all(
         inflates_to(back, wrote.new[name.lower()], data) for name, data in replaced.items()))
 
