@@ -194,3 +194,29 @@ def test_a_workbook_changed_since_it_was_read_is_not_written_in_place(written: P
         append_sheets(written, [report("Third")], "Refit 3")
     assert written.read_bytes() == now
     assert left_beside(written) == [written.name]
+
+
+def _read_by_reader(book: Path) -> list[str]:
+    from automation.workbook.reader import Workbook
+    return Workbook(book).sheet_names
+
+
+def _read_by_guard(book: Path) -> list[str]:
+    from automation.pbem.guard import read_bytes
+    from automation.workbook.gate import MASTER
+    path = book.parent / "read.xlsx"
+    path.write_bytes(read_bytes(book, MASTER))
+    return sheet_names(path)
+
+
+@pytest.mark.parametrize("read", [sheet_names, _read_by_reader, _read_by_guard])
+def test_every_way_of_reading_the_workbook_rolls_back_a_write_cut_short_first(written: Path, monkeypatch,
+                                                                              read) -> None:
+    before = written.read_bytes()
+    cut_short(monkeypatch, 0.5)
+    with pytest.raises(KeyboardInterrupt):
+        append_sheets(written, [report("Second")], "Refit 2")
+    monkeypatch.undo()
+    assert read(written)[-1] == "First"
+    assert written.read_bytes() == before
+    assert not journal_path(real_path(written)).exists()
