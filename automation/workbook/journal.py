@@ -12,9 +12,10 @@ sizes and SHA-256s that tell the old end from the new, to
 ``.~NAME.<hash>.journal`` beside it and fsynced. Then the new end is written,
 the file cut to its new size and fsynced, and the journal removed. A write cut
 short (a crash, a killed process, a full disk) leaves the journal; whatever
-next reads or writes the workbook (every command does, through :func:`settle`)
-first puts the old end back, under the write lock, unless the new end was
-wholly written. A journal that was itself cut short never touched the
+next reads or writes the workbook (every command does, through
+:func:`read_settled`) first puts the old end back, under the write lock,
+unless the new end was wholly written. A reader never keeps bytes it read
+while a write of it was under way. A journal that was itself cut short never touched the
 workbook and is dropped; one whose workbook no longer holds the bytes kept
 before the changed end (the file was replaced meanwhile) is dropped without
 touching it.
@@ -26,11 +27,12 @@ import mmap
 import os
 import struct
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO, Callable, TypeVar
 
 from automation.errors import WorkbookFileError
 from automation.workbook.lock import real_path, temp_prefix, writing
 
+T = TypeVar("T")
 MAGIC = b"MRJ1"
 HEAD = struct.Struct("<QQQ32s32s32s")  # start, old size, new size; SHA-256 of the new end, the old end, the kept bytes
 KEPT = 4096  # the bytes just before the changed end, fingerprinted: the file is still the one written
@@ -67,43 +69,61 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
     journal = journal_path(real)
     old = before[start:]
     try:
-        with open(real, "rb") as fh:
+        fh = open(real, "r+b")  # (refused here, as by a program holding it, before anything is written)
+    except OSError as exc:
+        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+    with fh:
+        try:
             same = os.fstat(fh.fileno()).st_size == len(before) and _read_at(fh, start, len(old) + 1) == old
-    except OSError as exc:
-        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
-    if not same:
-        raise WorkbookFileError(f"{where}: the workbook changed since it was read (saved meanwhile?); "
-                                "nothing was written")
-    head = MAGIC + HEAD.pack(start, len(before), start + len(end), hashlib.sha256(end).digest(),
-                             hashlib.sha256(old).digest(), _kept(before, start))
-    try:
-        with open(journal, "wb") as fh:
-            fh.write(head)
-            fh.write(old)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _sync_folder(real.parent)
-    except OSError as exc:
-        _drop(journal)
-        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
-    try:
-        with open(real, "r+b") as fh:
+        except OSError as exc:
+            raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") \
+                from None
+        if not same:
+            raise WorkbookFileError(f"{where}: the workbook changed since it was read (saved meanwhile?); "
+                                    "nothing was written")
+        head = MAGIC + HEAD.pack(start, len(before), start + len(end), hashlib.sha256(end).digest(),
+                                 hashlib.sha256(old).digest(), _kept(before, start))
+        try:
+            with open(journal, "wb") as jh:
+                jh.write(head)
+                jh.write(old)
+                jh.flush()
+                os.fsync(jh.fileno())
+            _sync_folder(real.parent)
+        except OSError as exc:
+            _drop(journal)
+            raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") \
+                from None
+        try:
             _write_at(fh, start, end)
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:
                 good = reads_back(back)
-        if not good:
-            raise _Undone(f"{where}: internal error: the new workbook did not read back; nothing was written")
-    except (OSError, _Undone) as exc:
+            if not good:
+                raise _Undone(f"{where}: internal error: the new workbook did not read back; nothing was written")
+        except (OSError, _Undone) as exc:
+            failed: OSError | _Undone | None = exc
+        else:
+            failed = None
+    if failed is not None:
         try:
             recover(real, force=True)
         except OSError:
-            raise WorkbookFileError(f"{where}: a write was cut short ({getattr(exc, 'strerror', None) or exc}) and "
-                                    f"could not be rolled back yet; {journal.name} beside it holds what is "
+            raise WorkbookFileError(f"{where}: a write was cut short ({getattr(failed, 'strerror', None) or failed}) "
+                                    f"and could not be rolled back yet; {journal.name} beside it holds what is "
                                     "needed: run any Musterroll command on the workbook again") from None
-        if isinstance(exc, _Undone):
-            raise WorkbookFileError(str(exc)) from None
-        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+        if isinstance(failed, _Undone):
+            raise WorkbookFileError(str(failed)) from None
+        raise WorkbookFileError(f"{where}: could not be written ({failed.strerror or failed}); it is unchanged") \
+            from None
     _drop(journal)
+
+
+def _identity(real: Path) -> tuple[int, ...] | None:
+    try:
+        st = os.stat(real)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _read_at(fh: BinaryIO, start: int, size: int) -> bytes:
@@ -166,19 +186,40 @@ def recover(real: Path, force: bool = False) -> bool:
     return changed
 
 
-def settle(path: Path | str) -> None:
-    """Before ``path`` is read: roll back a write of it that was cut short (see
-    the module notes). One look for the journal when there is none."""
+def read_settled(path: Path | str, read: Callable[[], T]) -> T:
+    """``read()`` (the bytes of the workbook at ``path``), never while a write
+    of it in place is under way, and only after a write of it cut short is
+    rolled back (see the module notes).
+
+    Without taking a lock, as a rule: a write in place keeps its journal from
+    before it touches the workbook until the workbook is on the disk, and
+    changes the file's size or time of change. So bytes read while no journal
+    was there, before or after, of a file whose identity, size and times of
+    change are the same after the read as before, were read whole. Else the
+    workbook is read again under the write lock, which a writer holds through
+    its whole write (and a write cut short is rolled back first)."""
     real = real_path(path)
+    before = _identity(real)
+    if before is None:
+        return read()  # (says what is wrong with the file)
     if not journal_path(real).exists():
-        return
-    try:
-        with writing(real):
+        data = read()
+        if not journal_path(real).exists() and _identity(real) == before:
+            return data
+    if not os.access(real.parent, os.W_OK):  # no journal can be made there, so no write in place is under way
+        if journal_path(real).exists():
+            raise WorkbookFileError(f"{path}: a write of this workbook was cut short and cannot be rolled back "
+                                    f"in a folder that cannot be written; {journal_path(real).name} beside it "
+                                    "holds what is needed: make the folder writable and run the command again")
+        return read()
+    with writing(real):
+        try:
             recover(real)
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: a write of this workbook was cut short and cannot be rolled back "
-                                f"({exc.strerror or exc}); {journal_path(real).name} beside it holds what is "
-                                "needed: make the workbook writable and run the command again") from None
+        except OSError as exc:
+            raise WorkbookFileError(f"{path}: a write of this workbook was cut short and cannot be rolled back "
+                                    f"({exc.strerror or exc}); {journal_path(real).name} beside it holds what "
+                                    "is needed: make the workbook writable and run the command again") from None
+        return read()
 
 
-__all__ = ["journal_path", "recover", "rewrite_end", "settle"]
+__all__ = ["journal_path", "read_settled", "recover", "rewrite_end"]

@@ -32,16 +32,18 @@ file, after the sheets, with any other part a change edits: the next change rewr
 
 
 def read(path: Path) -> bytes:
-    """The workbook's bytes (a missing, unreadable or 2 GB file refused)."""
-    journal.settle(path)
-    try:
-        if not path.is_file():
-            raise WorkbookFileError(f"{path}: no such workbook")
-        if path.stat().st_size > MAX_FILE:
-            raise WorkbookFileError(f"{path}: 2 GB or more; refused")
-        return path.read_bytes()
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    """The workbook's bytes (a missing, unreadable or 2 GB file refused; never
+    halfway through a write of it: :func:`automation.workbook.journal.read_settled`)."""
+    def whole() -> bytes:
+        try:
+            if not path.is_file():
+                raise WorkbookFileError(f"{path}: no such workbook")
+            if path.stat().st_size > MAX_FILE:
+                raise WorkbookFileError(f"{path}: 2 GB or more; refused")
+            return path.read_bytes()
+        except OSError as exc:
+            raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return journal.read_settled(path, whole)
 
 
 def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, str | None]:
@@ -133,8 +135,10 @@ def _rewrite_end(path: Path, real: Path, before: bytes, source: RawZip, replaced
     out = io.BytesIO()
     wrote = write_zip(out, source, {k.lower(): v for k, v in replaced.items()}, removed, added, last=last,
                       keep_below=start)
-    journal.rewrite_end(str(path), real, before, start, out.getbuffer().tobytes(), lambda back: wrote.check(back) and all(
-        inflates_to(back, wrote.new[name.lower()], data) for name, data in replaced.items()))
+    def reads_back(back: mmap.mmap) -> bool:
+        return wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
+                                         for name, data in replaced.items())
+    journal.rewrite_end(str(path), real, before, start, out.getvalue(), reads_back)
 
 
 def inflates_to(back: bytes | mmap.mmap, record: tuple[int, bytes, bytes], data: bytes) -> bool:

@@ -20,7 +20,7 @@ from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFi
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
-from automation.workbook.journal import settle
+from automation.workbook.journal import read_settled
 from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 from automation.workbook.text import date_label, utf16_len
@@ -279,20 +279,21 @@ class Workbook:
 
 
 def read_file(path: Path, most: int) -> bytes:
-    """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read (a
-    write of it cut short is rolled back first: :func:`automation.workbook.journal.settle`)."""
-    settle(path)
-    try:
-        if path.is_dir():
-            raise WorkbookFileError(f"{path}: is a folder, not a workbook")
-        size = path.stat().st_size
-        if size > most:
-            raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise WorkbookFileError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read (never
+    halfway through a write of it: :func:`automation.workbook.journal.read_settled`)."""
+    def read() -> bytes:
+        try:
+            if path.is_dir():
+                raise WorkbookFileError(f"{path}: is a folder, not a workbook")
+            size = path.stat().st_size
+            if size > most:
+                raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
+            return path.read_bytes()
+        except FileNotFoundError:
+            raise WorkbookFileError(f"{path}: no such file") from None
+        except OSError as exc:
+            raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return read_settled(path, read)
 
 
 def _as_text(value: Any) -> str | None:

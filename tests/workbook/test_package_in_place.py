@@ -220,3 +220,60 @@ def test_every_way_of_reading_the_workbook_rolls_back_a_write_cut_short_first(wr
     assert read(written)[-1] == "First"
     assert written.read_bytes() == before
     assert not journal_path(real_path(written)).exists()
+
+
+PAUSED_WRITER = """
+import sys, time
+from pathlib import Path
+from automation.workbook import journal
+from automation.workbook.package import NewSheet, append_sheets
+
+real = journal._write_at
+def slow(fh, start, data):
+    fh.seek(start)
+    fh.write(data[:len(data) // 2])  # half the new end, then a pause: a reader must not see this
+    fh.flush()
+    Path(sys.argv[2]).touch()
+    time.sleep(1.5)
+    real(fh, start, data)
+journal._write_at = slow
+append_sheets(Path(sys.argv[1]), [NewSheet("Second", [["a", 1]])], "Refit 2")
+"""
+
+
+def test_a_reader_never_reads_the_workbook_halfway_through_a_write(written: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    before = written.read_bytes()
+    halfway = tmp_path / "halfway"
+    writer = subprocess.Popen([sys.executable, "-c", PAUSED_WRITER, str(written), str(halfway)],
+                              cwd=Path(__file__).resolve().parents[2], stderr=subprocess.PIPE, text=True)
+    while not halfway.exists() and writer.poll() is None:
+        time.sleep(0.01)
+    assert writer.poll() is None, writer.stderr.read()
+    torn = written.read_bytes()  # what a reader without the lock would read: half old, half new
+    assert torn != before
+    assert sheet_names(written)[-2:] == ["First", "Second"]  # waited for the write, then read it whole
+    assert writer.wait(timeout=60) == 0, writer.stderr.read()
+
+
+def test_a_workbook_is_read_without_a_lock_and_again_under_it_if_it_changed_meanwhile(written: Path) -> None:
+    from automation.workbook.lock import lock_path
+
+    lock = lock_path(real_path(written))
+    lock.unlink()
+    reads = []
+    assert journal.read_settled(written, lambda: reads.append(1) or b"bytes") == b"bytes"
+    assert reads == [1] and not lock.exists()  # no lock taken, nothing made beside the file
+
+    def a_writer_wrote_meanwhile() -> bytes:
+        reads.append(2)
+        with open(written, "ab") as fh:  # (as a write in place, begun and ended while the bytes were read)
+            fh.write(b"\0")
+        return b"maybe torn"
+    reads.clear()
+    assert journal.read_settled(written, lambda: a_writer_wrote_meanwhile() if not reads else
+                                reads.append(3) or b"whole") == b"whole"
+    assert reads == [2, 3]
