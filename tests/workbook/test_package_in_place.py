@@ -92,13 +92,19 @@ def cut_short(monkeypatch: pytest.MonkeyPatch, fraction: float) -> None:
     monkeypatch.setattr(journal, "_write_at", write_at)
 
 
+def killed_while_writing(book: Path, monkeypatch: pytest.MonkeyPatch, fraction: float) -> None:
+    """An append to ``book`` stopped (as a killed process is) when ``fraction`` of its new end is written."""
+    cut_short(monkeypatch, fraction)
+    with pytest.raises(KeyboardInterrupt):
+        append_sheets(book, [report("Second")], "Refit 2")
+    monkeypatch.undo()
+
+
 @pytest.mark.parametrize("fraction", [0.0, 0.3, 0.99])
 def test_a_write_cut_short_is_rolled_back_before_the_workbook_is_read_again(written: Path, monkeypatch,
                                                                           fraction: float) -> None:
     before = written.read_bytes()
-    cut_short(monkeypatch, fraction)
-    with pytest.raises(KeyboardInterrupt):
-        append_sheets(written, [report("Second")], "Refit 2")
+    killed_while_writing(written, monkeypatch, fraction)
     assert journal_path(real_path(written)).exists()
     assert (written.read_bytes() != before) == bool(fraction)  # part of the new end is in the file
     assert sheet_names(written)[-1] == "First"  # read through the journal: rolled back first
@@ -107,19 +113,14 @@ def test_a_write_cut_short_is_rolled_back_before_the_workbook_is_read_again(writ
 
 
 def test_a_write_cut_short_after_its_end_was_wholly_written_is_kept(written: Path, monkeypatch) -> None:
-    cut_short(monkeypatch, 1.0)  # killed before the fsync: the file holds the new end already
-    with pytest.raises(KeyboardInterrupt):
-        append_sheets(written, [report("Second")], "Refit 2")
+    killed_while_writing(written, monkeypatch, 1.0)  # killed before the fsync: the file holds the new end already
     assert sheet_names(written)[-2:] == ["First", "Second"]
     assert [b.name for b in list_batches(written)][-1] == "Refit 2"
     assert left_beside(written) == [written.name]
 
 
 def test_the_next_write_rolls_back_a_write_cut_short_then_writes(written: Path, monkeypatch) -> None:
-    cut_short(monkeypatch, 0.5)
-    with pytest.raises(KeyboardInterrupt):
-        append_sheets(written, [report("Second")], "Refit 2")
-    monkeypatch.undo()
+    killed_while_writing(written, monkeypatch, 0.5)
     append_sheets(written, [report("Third")], "Refit 3")
     assert sheet_names(written)[-2:] == ["First", "Third"]
     assert [b.name for b in list_batches(written)][-2:] == ["Refit 1", "Refit 3"]
@@ -134,14 +135,21 @@ def test_a_journal_cut_short_is_dropped_and_the_workbook_untouched(written: Path
 
 
 def test_a_journal_of_a_workbook_replaced_since_leaves_the_new_workbook_alone(written: Path, monkeypatch) -> None:
-    cut_short(monkeypatch, 0.5)
-    with pytest.raises(KeyboardInterrupt):
-        append_sheets(written, [report("Second")], "Refit 2")
-    monkeypatch.undo()
+    killed_while_writing(written, monkeypatch, 0.5)
     written.write_bytes(RICH.read_bytes())  # another workbook put in its place before anything ran
     assert sheet_names(written)
     assert written.read_bytes() == RICH.read_bytes()
     assert left_beside(written) == [written.name]
+
+
+def refused_unchanged(book: Path, message: str) -> str:
+    """An append to ``book`` refused with ``message``, its bytes as they were and nothing left beside it."""
+    before = book.read_bytes()
+    with pytest.raises(WorkbookFileError, match=message) as err:
+        append_sheets(book, [report("Second")], "Refit 2")
+    assert book.read_bytes() == before
+    assert left_beside(book) == [book.name]
+    return str(err.value)
 
 
 def test_a_write_that_fails_midway_is_rolled_back_and_says_so(written: Path, monkeypatch) -> None:
@@ -155,32 +163,19 @@ def test_a_write_that_fails_midway_is_rolled_back_and_says_so(written: Path, mon
             raise OSError(28, "No space left on device")
         real_write(fh, start, data)
     monkeypatch.setattr(journal, "_write_at", full_disk)
-    with pytest.raises(WorkbookFileError, match="No space left on device.*it is unchanged") as err:
-        append_sheets(written, [report("Second")], "Refit 2")
-    assert str(written) in str(err.value)
-    assert written.read_bytes() == before
-    assert left_beside(written) == [written.name]
+    assert str(written) in refused_unchanged(written, "No space left on device.*it is unchanged")
 
 
 def test_a_write_that_does_not_read_back_is_rolled_back(written: Path, monkeypatch) -> None:
-    before = written.read_bytes()
     monkeypatch.setattr(Written, "check", lambda self, data: False)
-    with pytest.raises(WorkbookFileError, match="did not read back; nothing was written"):
-        append_sheets(written, [report("Second")], "Refit 2")
-    assert written.read_bytes() == before
-    assert left_beside(written) == [written.name]
+    refused_unchanged(written, "did not read back; nothing was written")
 
 
 def test_a_journal_that_cannot_be_written_leaves_the_workbook_untouched(written: Path, monkeypatch) -> None:
-    before = written.read_bytes()
-
     def no_journal(*_a, **_k):  # noqa: ANN002, ANN003
         raise OSError(13, "Permission denied")
     monkeypatch.setattr(journal, "_sync_folder", no_journal)
-    with pytest.raises(WorkbookFileError, match="Permission denied.*it is unchanged"):
-        append_sheets(written, [report("Second")], "Refit 2")
-    assert written.read_bytes() == before
-    assert left_beside(written) == [written.name]
+    refused_unchanged(written, "Permission denied.*it is unchanged")
 
 
 def test_a_workbook_changed_since_it_was_read_is_not_written_in_place(written: Path, monkeypatch) -> None:
@@ -213,10 +208,7 @@ def _read_by_guard(book: Path) -> list[str]:
 def test_every_way_of_reading_the_workbook_rolls_back_a_write_cut_short_first(written: Path, monkeypatch,
                                                                               read) -> None:
     before = written.read_bytes()
-    cut_short(monkeypatch, 0.5)
-    with pytest.raises(KeyboardInterrupt):
-        append_sheets(written, [report("Second")], "Refit 2")
-    monkeypatch.undo()
+    killed_while_writing(written, monkeypatch, 0.5)
     assert read(written)[-1] == "First"
     assert written.read_bytes() == before
     assert not journal_path(real_path(written)).exists()
