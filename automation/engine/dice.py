@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import hashlib
-import hmac
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -137,6 +134,8 @@ class CampaignKey:
 
     @classmethod
     def generate(cls) -> CampaignKey:
+        import secrets  # (here and below: a table look-up, which never rolls, starts without them)
+
         return cls(secrets.token_bytes(32))
 
     @classmethod
@@ -153,6 +152,8 @@ class CampaignKey:
 
     def mixed_with(self, *contributions: str) -> CampaignKey:
         """A new key that also depends on each player's secret contribution."""
+        import hashlib
+
         h = hashlib.sha256(b"musterroll/mix/v1\x00" + self.secret)
         for c in contributions:
             data = c.encode("utf-8")
@@ -162,9 +163,14 @@ class CampaignKey:
     @property
     def commitment(self) -> str:
         """SHA-256 commitment to the key, safe to publish."""
+        import hashlib
+
         return hashlib.sha256(COMMITMENT_PREFIX + self.secret).hexdigest()
 
     def _stream(self, label: RollLabel) -> Iterator[int]:
+        import hashlib
+        import hmac
+
         message = str(label).encode("utf-8")
         counter = 0
         while True:
