@@ -19,17 +19,20 @@ from automation.workbook.package import list_batches, sheet_names
 ROUNDS = int(os.environ.get("MUSTERROLL_STRESS_ROUNDS", "4"))
 ROOT = Path(__file__).resolve().parents[2]
 
-# The command line, with os.replace slowed down (as on a network drive) or the
+# The command line, with its final write slowed down (as on a network drive) or the
 # process killed at its KILL_AT-th fsync: the first is of the journal (or of the
 # new file written beside the master), the second of the journal's folder, the
 # third of the master's new end.
 SLOW = """
 import os, sys, time
-real = os.replace
-def slow(*a, **k):
-    time.sleep(float(os.environ["SLOW_RENAME"]))
-    return real(*a, **k)
-os.replace = slow
+from automation.workbook import journal
+def slowed(real):
+    def slow(*a, **k):
+        time.sleep(float(os.environ["SLOW_RENAME"]))
+        return real(*a, **k)
+    return slow
+os.replace = slowed(os.replace)  # the new file moved over the master
+journal._write_at = slowed(journal._write_at)  # the master's new end written in place
 from automation.cli import main
 raise SystemExit(main(sys.argv[1:]))
 """
@@ -76,7 +79,7 @@ def test_two_imports_at_once_both_land(waiting_master, tmp_path, round_) -> None
 
 
 @pytest.mark.parametrize("delay", ["0.3", "1.5"])
-def test_two_imports_at_once_both_land_when_the_final_rename_is_slow(waiting_master, master_copy, delay) -> None:
+def test_two_imports_at_once_both_land_when_the_final_write_is_slow(waiting_master, master_copy, delay) -> None:
     _, returns = waiting_master
     both_import(master_copy, returns, SLOW, {"SLOW_RENAME": delay})
 
