@@ -20,7 +20,6 @@ from typing import Any
 
 from automation.errors import MusterrollError, WorkbookFileError
 from automation.workbook.gate import MASTER, Gate, Limits
-from automation.workbook.journal import read_settled
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 MAX_ENCRYPTION_INFO = 64 * 1024
@@ -33,22 +32,10 @@ def check_parts(where: str, data: bytes, limits: Limits) -> None:
 
 
 def read_bytes(path: Path, limits: Limits) -> bytes:
-    path = Path(path)
+    """The file's bytes within ``limits`` (:func:`automation.workbook.reader.read_file`)."""
+    from automation.workbook.reader import read_file
 
-    def read() -> bytes:
-        try:
-            size = path.stat().st_size
-            if not path.is_file():
-                raise WorkbookFileError(f"{path}: not a file")
-            if size > limits.file_bytes:
-                raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {limits.file_bytes // 2**20} MB is "
-                                        "accepted here")
-            return path.read_bytes()
-        except FileNotFoundError:
-            raise WorkbookFileError(f"{path}: no such file") from None
-        except OSError as exc:
-            raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror})") from None
-    return read_settled(path, read)  # never halfway through a write of it
+    return read_file(Path(path), limits.file_bytes)
 
 
 def check_encryption_info(where: str, data: bytes) -> None:

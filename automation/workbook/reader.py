@@ -283,9 +283,11 @@ def read_file(path: Path, most: int) -> bytes:
     halfway through a write of it: :func:`automation.workbook.journal.read_settled`)."""
     def read() -> bytes:
         try:
+            size = path.stat().st_size
             if path.is_dir():
                 raise WorkbookFileError(f"{path}: is a folder, not a workbook")
-            size = path.stat().st_size
+            if not path.is_file():  # a pipe or a device: no size to bound it by
+                raise WorkbookFileError(f"{path}: not a file")
             if size > most:
                 raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
             return path.read_bytes()

@@ -4,6 +4,7 @@ finish within the timeout), and is left as it was."""
 from __future__ import annotations
 
 import io
+import os
 import struct
 import subprocess
 import sys
@@ -162,6 +163,14 @@ def test_an_entity_bomb_in_the_workbook_part_is_refused(book: Path) -> None:
 def test_a_folder_or_a_missing_file_is_refused(tmp_path: Path) -> None:
     refused(tmp_path, "is a folder, not a workbook")
     refused(tmp_path / "nowhere.xlsx", "no such file")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+@pytest.mark.parametrize("command", ["refit", "stats"])
+def test_a_pipe_given_as_the_workbook_is_refused_not_waited_on(tmp_path: Path, command: str) -> None:
+    pipe = tmp_path / "campaign.xlsx"
+    os.mkfifo(pipe)
+    refused(pipe, "not a file", command=command)
 
 
 def test_a_workbook_part_compressed_with_an_unknown_method_is_refused(book: Path) -> None:
