@@ -22,7 +22,7 @@ from automation.workbook import journal
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix
 from automation.workbook.xmlparts import check_well_formed
-from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, tail_start, write_zip
+from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, Written, tail_start, write_zip
 
 
 LAST = frozenset({"[content_types].xml", "xl/_rels/workbook.xml.rels", "xl/workbook.xml", "docprops/app.xml",
@@ -78,32 +78,35 @@ def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, byte
 def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dict[str, bytes],
             removed: set[str], added: Sequence[tuple[str, bytes | Deflated]]) -> None:
     """Write ``source`` changed (see :func:`automation.workbook.zipraw.write_zip`)
-    to a temporary file beside the workbook, check it reads back, and move it
-    over the workbook (``real``, still holding ``before``). The parts edited as
-    text are checked to be well-formed XML once more (by expat, without
-    building a tree: they are edits of parts the gate and the parser
-    accepted); the new sheets come from XlsxWriter and are not parsed again."""
+    over the workbook (``real``, still holding ``before``): from its first
+    changed part on, in place (:func:`automation.workbook.journal.rewrite_end`),
+    when that leaves at least half of the file as it is; else whole, to a
+    temporary file beside the workbook moved over it. Either is read back
+    first. The parts edited as text are checked to be well-formed XML once
+    more (by expat, without building a tree: they are edits of parts the gate
+    and the parser accepted); the new sheets come from XlsxWriter and are not
+    parsed again."""
     for name, data in replaced.items():
         if name.lower().endswith((".xml", ".rels")):
             check_well_formed(data, name)
-    last = LAST | {k.lower() for k in replaced}
+    lowered = {k.lower(): v for k, v in replaced.items()}
+    last = LAST | set(lowered)
     start = tail_start(source, last | removed)
     if start is not None and len(before) - start <= len(before) // 2:
-        _rewrite_end(path, real, before, source, replaced, removed, added, last, start)
+        end = io.BytesIO()
+        written = write_zip(end, source, lowered, removed, added, last=last, keep_below=start)
+        journal.rewrite_end(str(path), real, before, start, end.getvalue(),
+                            lambda back: _reads_back(back, written, replaced))
         return
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
         with os.fdopen(fd, "w+b") as fh:
-            wrote = write_zip(fh, source, {k.lower(): v for k, v in replaced.items()}, removed, added,
-                              last=last)
+            wrote = write_zip(fh, source, lowered, removed, added, last=last)
             fh.flush()
             os.fsync(fh.fileno())
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:  # read back, not copied
-                # the file holds the directory and every part written anew as they were written, and each
-                # edited part inflates from it to its text
-                good = wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
-                                                  for name, data in replaced.items())
+                good = _reads_back(back, wrote, replaced)
             if not good:
                 raise WorkbookFileError(f"{path}: internal error: the new workbook did not read back; "
                                         "nothing was written")
@@ -126,19 +129,12 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
             os.unlink(tmp)
 
 
-def _rewrite_end(path: Path, real: Path, before: bytes, source: RawZip, replaced: dict[str, bytes],
-                 removed: set[str], added: Sequence[tuple[str, bytes | Deflated]], last: frozenset[str],
-                 start: int) -> None:
-    """:func:`replace` for a change that keeps the file up to ``start``: the
-    rest is written in place (see :mod:`automation.workbook.journal`), read
-    back as :func:`replace` reads back a new file."""
-    out = io.BytesIO()
-    wrote = write_zip(out, source, {k.lower(): v for k, v in replaced.items()}, removed, added, last=last,
-                      keep_below=start)
-    def reads_back(back: mmap.mmap) -> bool:
-        return wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
-                                         for name, data in replaced.items())
-    journal.rewrite_end(str(path), real, before, start, out.getvalue(), reads_back)
+def _reads_back(back: mmap.mmap, wrote: Written, replaced: dict[str, bytes]) -> bool:
+    """Whether the file written (``back``) holds the directory and every part
+    written anew as they were written, and each edited part inflates from it
+    to its text."""
+    return wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
+                                     for name, data in replaced.items())
 
 
 def inflates_to(back: bytes | mmap.mmap, record: tuple[int, bytes, bytes], data: bytes) -> bool:

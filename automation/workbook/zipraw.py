@@ -252,13 +252,10 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
     central = bytearray()
     written = keep_below
     new: dict[str, tuple[int, bytes, bytes]] = {}
-    plan: list[tuple[str, bytes | None, RawMember | None]] = [
+    kept: list[tuple[str, bytes | None, RawMember | None]] = [
         (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
-    if last:
-        plan = [p for p in plan if p[0].lower() not in last] + [(name, data, None) for name, data in added] + \
-            [p for p in plan if p[0].lower() in last]
-    else:
-        plan += [(name, data, None) for name, data in added]
+    plan = [p for p in kept if p[0].lower() not in last] + [(name, data, None) for name, data in added] + \
+        [p for p in kept if p[0].lower() in last]
     if len(plan) > 0xFFFF:
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
     for name, data, like in plan:
