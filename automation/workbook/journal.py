@@ -71,13 +71,12 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
     try:
         fh = open(real, "r+b")  # (refused here, as by a program holding it, before anything is written)
     except OSError as exc:
-        raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") from None
+        raise _unchanged(where, exc) from None
     with fh:
         try:
             same = os.fstat(fh.fileno()).st_size == len(before) and _read_at(fh, start, len(old) + 1) == old
         except OSError as exc:
-            raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") \
-                from None
+            raise _unchanged(where, exc) from None
         if not same:
             raise WorkbookFileError(f"{where}: the workbook changed since it was read (saved meanwhile?); "
                                     "nothing was written")
@@ -92,30 +91,30 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
             _sync_folder(real.parent)
         except OSError as exc:
             _drop(journal)
-            raise WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged") \
-                from None
+            raise _unchanged(where, exc) from None
+        failed: OSError | None = None
         try:
             _write_at(fh, start, end)
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as back:
                 good = reads_back(back)
-            if not good:
-                raise _Undone(f"{where}: internal error: the new workbook did not read back; nothing was written")
-        except (OSError, _Undone) as exc:
-            failed: OSError | _Undone | None = exc
-        else:
-            failed = None
-    if failed is not None:
+        except OSError as exc:
+            failed, good = exc, False
+    if not good:
         try:
             recover(real, force=True)
         except OSError:
-            raise WorkbookFileError(f"{where}: a write was cut short ({getattr(failed, 'strerror', None) or failed}) "
-                                    f"and could not be rolled back yet; {journal.name} beside it holds what is "
-                                    "needed: run any Musterroll command on the workbook again") from None
-        if isinstance(failed, _Undone):
-            raise WorkbookFileError(str(failed)) from None
-        raise WorkbookFileError(f"{where}: could not be written ({failed.strerror or failed}); it is unchanged") \
-            from None
+            why = (failed.strerror or failed) if failed is not None else "the new workbook did not read back"
+            raise WorkbookFileError(f"{where}: a write was cut short ({why}) and could not be rolled back yet; "
+                                    f"{journal.name} beside it holds what is needed: run any Musterroll command "
+                                    "on the workbook again") from None
+        if failed is not None:
+            raise _unchanged(where, failed) from None
+        raise WorkbookFileError(f"{where}: internal error: the new workbook did not read back; nothing was written")
     _drop(journal)
+
+
+def _unchanged(where: str, exc: OSError) -> WorkbookFileError:
+    return WorkbookFileError(f"{where}: could not be written ({exc.strerror or exc}); it is unchanged")
 
 
 def _identity(real: Path) -> tuple[int, ...] | None:
@@ -138,10 +137,6 @@ def _write_at(fh: BinaryIO, start: int, data: bytes) -> None:
     fh.truncate()
     fh.flush()
     os.fsync(fh.fileno())
-
-
-class _Undone(Exception):
-    pass
 
 
 def _drop(journal: Path) -> None:
