@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from automation.pbem.carry import CACHE_SETTING
+from automation.cachesetting import CACHE_SETTING
 
 
 @pytest.fixture(scope="session", autouse=True)

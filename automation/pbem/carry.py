@@ -53,14 +53,14 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from automation.cachesetting import keeping_off, setting
+
 FORMAT = 3
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
 FOLDS = 6  # folds kept, the newest first
 _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 
-CACHE_SETTING = "MUSTERROLL_CACHE"
-OFF = ("off", "none", "no", "0")
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
 UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
@@ -72,8 +72,8 @@ def cache_root() -> Path | None:
     when set (``off``: nothing is carried), else the user's cache folder
     (``~/.cache/musterroll`` on Linux, ``%LOCALAPPDATA%\\musterroll\\Cache``
     on Windows, ``~/Library/Caches/musterroll`` on macOS)."""
-    raw = os.environ.get(CACHE_SETTING, "").strip()
-    if raw.lower() in OFF:
+    raw = setting()
+    if keeping_off():
         return None
     if raw:
         return Path(raw).expanduser() / "carried"

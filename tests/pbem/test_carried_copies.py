@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from automation.pbem.carry import CACHE_SETTING, cache_root, folder_for
+from automation.cachesetting import CACHE_SETTING
+from automation.pbem.carry import cache_root, folder_for
 from automation.workbook.reader import Workbook
 from tests.pbem.helpers import run, sheets_read
 
