@@ -62,7 +62,7 @@ DEMO_FOLDER = "musterroll-demo"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from automation import samples, samples_abtf
+    from automation import samples, samples_abtf, samples_demo
 
     abtf = args.sample == "abtf"
     sample = samples_abtf.SAMPLE if abtf else samples.SAMPLE
@@ -72,7 +72,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         while (folder / sample.name).exists():
             n += 1
             folder = Path(f"{DEMO_FOLDER}-{n}")
-    (samples_abtf.run_demo if abtf else samples.run_demo)(folder)
+    (samples_abtf.run_demo if abtf else samples_demo.run_demo)(folder)
     return 0
 
 

@@ -131,16 +131,5 @@ def whole_sheet(name: str, kind: Any, rows: list[list[Any]], tab: str) -> Any:
     return NewSheet(name, [kind.header] + rows, kind=tab, column_widths=[c.width for c in kind.columns])
 
 
-def run_demo(folder: Path) -> Path:
-    """Copy the sample (with its key) into ``folder``, enter a played
-    scenario's results and both sides' orders, and refit, printing a summary."""
-    from automation.samples_demo import play
-
-    book = demo_copy(SAMPLE, folder)
-    play(book)
-    print(f"\nThe campaign workbook is {book.resolve()}")
-    return book
-
-
 if __name__ == "__main__":  # pragma: no cover
     print(build_sample())

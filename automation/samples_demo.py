@@ -1,10 +1,12 @@
 """The demo's played scenario and orders for the Advance to Rostov sample
-(illustrative, as a umpire and two players would enter them)."""
+(illustrative, as a umpire and two players would enter them), and the demo
+that plays them on a copy of the sample (:func:`run_demo`)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from automation.samples import SAMPLE, SAMPLE_KEY, demo_copy
 from automation.workbook import bf_sheets as K
 
 SPEND_DEC23 = {
@@ -48,8 +50,7 @@ SPEND_DEC24 = {
 def spend_dec24_form() -> dict[str, list[list[Any]]]:
     """SPEND_DEC24 as a player picks it on the form: the enemy wreck by the
     alias the export shows, its removal chosen with Yes (2.1.1.5.1)."""
-    from automation.pbem.export import alias
-    from automation.samples import SAMPLE_KEY
+    from automation.pbem.sidesheets import alias
 
     german = [["Repair", "G-Pz-2", 1, "spend the one CPP allowed"],
               ["Removal", alias(SAMPLE_KEY, "R-T34-2"), "Yes", "destroy the T-34 wreck behind our lines"],
@@ -114,3 +115,12 @@ def play(book: Path) -> None:
     through_forms(book, {K.SPEND.name_for(date="Dec 24", side=s): as_lines(K.SPEND, rows)
                          for s, rows in spend_dec24_form().items()})
     _refit(book)
+
+
+def run_demo(folder: Path) -> Path:
+    """Copy the sample (with its key) into ``folder``, enter a played
+    scenario's results and both sides' orders, and refit, printing a summary."""
+    book = demo_copy(SAMPLE, folder)
+    play(book)
+    print(f"\nThe campaign workbook is {book.resolve()}")
+    return book

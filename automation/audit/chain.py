@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from automation.audit import inputs as recorded
+import automation.audit.inputs as recorded
 from automation.engine.dice import CampaignKey
 from automation.keys import key_path_for, read_key
 from automation.pbem.reports import (

@@ -31,11 +31,11 @@ from typing import Any
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
 from automation.pbem.carry import Carried
-from automation.pbem.export import (
-    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
-)
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
+from automation.pbem.sidesheets import (
+    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
+)
 from automation.pbem.xlsx import Dropdown, OutSheet
 from automation.steps.abtf.state import Mode
 from automation.workbook import abtf_sheets as K

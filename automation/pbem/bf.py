@@ -16,12 +16,12 @@ from typing import Any
 from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
 from automation.pbem.carry import Carried
-from automation.pbem.export import (
+from automation.pbem.planning import Planned
+from automation.pbem.reports import Header, kind_of, name_parts
+from automation.pbem.sidesheets import (
     Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
     visible_rows,
 )
-from automation.pbem.planning import Planned
-from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.xlsx import Dropdown, OutSheet
 from automation.workbook import bf_sheets as K
 from automation.workbook.schema import system_kinds

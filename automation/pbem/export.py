@@ -25,7 +25,7 @@ import hmac
 import json
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,41 +34,12 @@ from automation.engine.dice import CampaignKey
 from automation.errors import UsageError, WorkbookFileError
 from automation.pbem.carry import Carried
 from automation.pbem.partstore import PartStore
-from automation.pbem.reports import ALL, Header, chain_start, kind_of, kinds_ready, name_parts, sheet_kinds
+from automation.pbem.sidesheets import Decision, Later, alias, campaign_dates
 from automation.pbem.xlsx import OutSheet
-from automation.workbook.reader import header_row, norm
-from automation.workbook.schema import SheetKind
 
 INFO_SHEET = "Export"
 INFO_HEADER = ["Setting", "Value"]
 RETURN_PREFIX = b"musterroll/export/v1\x00"
-ALIAS_PREFIX = b"musterroll/alias/v1\x00"
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The orders sheet a side fills next (None: nothing to decide now)."""
-
-    sheet: str | None
-    what: str = ""
-    note: str = ""
-
-
-def own_sheet(book: Any, planned: Any, waiting: Any, side: str, kind: Any) -> tuple[str, Decision | None]:
-    """``side``'s own sheet of ``kind`` for the date the refit waits on (the
-    refit may wait on either side's), and a Decision when that sheet is already
-    in the workbook, so there is nothing for ``side`` to fill."""
-    ours = kind.name_for(date=name_parts(kind, waiting.sheet, planned.sides)["date"], side=side)
-    if not book.has(ours):
-        return ours, None
-    if waiting.sheet == ours:
-        return ours, Decision(None, "", f"the refit still needs {waiting.what} on {ours}, which the umpire already "
-                                        "has: ask the umpire")
-    return ours, Decision(None, "", f"{ours} is in; the refit waits for {waiting.sheet}")
-
-
-def nothing_to_decide(waiting: Any, side: str) -> Decision:
-    return Decision(None, "", f"the refit waits for {waiting.sheet} ({waiting.who}): nothing for {side} to decide now")
 
 
 def return_code(key: CampaignKey, commitment: str, side: str, sheet: str) -> str:
@@ -76,196 +47,11 @@ def return_code(key: CampaignKey, commitment: str, side: str, sheet: str) -> str
     return hmac.new(key.secret, message, hashlib.sha256).hexdigest()[:24]
 
 
-def alias(key: CampaignKey, name: str) -> str:
-    """What a player sees instead of an enemy stand or ME name (stable for the campaign)."""
-    return "enemy-" + hmac.new(key.secret, ALIAS_PREFIX + name.encode("utf-8"), hashlib.sha256).hexdigest()[:6]
-
-
 def match_side(side: str, sides: Sequence[str]) -> str:
     for s in sides:
         if s.lower() == side.strip().lower():
             return s
     raise UsageError(f"--side {side!r} is not a side of this campaign; valid: {', '.join(sides)}")
-
-
-# ------------------------------------------------------------------ filtering sheets
-
-def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
-    """Header + the rows visible to All or to ``side`` (a report's tamper
-    evidence, which is the umpire's, never)."""
-    h = Header.of(rows[0])
-    end = chain_start(h, rows) if "Step" in h.positions else len(rows)
-    return [rows[0]] + [r for r in rows[1:end] if norm(h.get(r, "Visible to") or "") in (norm(ALL), norm(side))]
-
-
-def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
-    h = Header.of(rows[0])
-    return [rows[0]] + [r for r in rows[1:] if norm(h.get(r, "Side") or "") in (norm(side), "both", norm(ALL))]
-
-
-def trim(rows: list[list[Any]]) -> list[list[Any]]:
-    out = []
-    for r in rows:
-        r = list(r)
-        while r and r[-1] in (None, ""):
-            r.pop()
-        if r or not out:
-            out.append(r)
-    return out
-
-
-RESERVED_DATES = ("Start", "End")  # the roster before the first refit; A Bridge Too Far's CG end
-
-
-def campaign_dates(book: Any) -> set[str]:
-    """The date labels of the campaign (its Dates or CG Dates sheet), as sheet
-    names hold them, with ``Start`` and ``End``."""
-    from automation.workbook.reader import _date_text
-
-    dates = set(RESERVED_DATES)
-    for sheet, column in (("Dates", "Date"), ("CG Dates", "CG Date")):
-        if not book.has(sheet):
-            continue
-        rows = book.raw(sheet)
-        if not rows:
-            continue
-        h = Header.of(rows[0])
-        for r in rows[1:]:
-            v = h.get(r, column)
-            text = _date_text(v) or (str(v).strip() if v is not None else "")
-            if text:
-                dates.add(text)
-    return dates
-
-
-def header_fits(kind: SheetKind, header: Sequence[Any]) -> bool:
-    """Whether a sheet's first row holds every required column of ``kind``."""
-    names = {str(h).strip() for h in header if h not in (None, "")}
-    return all(c.name in names for c in kind.columns if c.required)
-
-
-def campaign_kind(book: Any, name: str, kinds: Iterable[SheetKind] | None = None,
-                  dates: set[str] | None = None, carried: Carried | None = None) -> SheetKind | None:
-    """The kind of a campaign sheet: its name fits a kind (a dated kind: with a
-    date of the campaign) AND its header holds the kind's columns. Any other
-    sheet is the umpire's own (``Umpire notes``, ``Results draft``, ``Refit
-    notes 1``): None. With ``carried``, a sheet unchanged since an earlier run
-    is not read again (:mod:`automation.pbem.carry`)."""
-    if carried is not None:
-        ready = kinds_ready(kinds)
-        found = carried.get(f"kind:{ready.ids}", name,
-                            lambda: getattr(campaign_kind(book, name, ready.kinds, dates), "id", None))
-        return ready.by_id.get(found) if found else None
-    kind = kind_of(name, kinds)
-    if kind is None:
-        return None
-    if kind.dated:
-        date = name_parts(kind, name).get("date", "")
-        if date not in (dates if dates is not None else campaign_dates(book)):
-            return None
-    rows = book.raw(name)
-    if not rows or not header_fits(kind, rows[header_row(rows, kind)]):
-        return None
-    return kind
-
-
-def project(kind: SheetKind, rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """A new table of only ``kind``'s documented columns, in the contract's
-    order, taken from ``rows`` by header name: a column the umpire added
-    ("Umpire notes") never comes along."""
-    top = header_row(rows, kind) if rows else 0
-    h = Header.of(rows[top]) if rows else Header({})
-    header = [c.name for c in kind.columns if c.name in h.positions]
-    return [list(header)] + [[h.get(r, c) for c in header] for r in rows[top + 1:]]
-
-
-def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],
-                private: Iterable[str] = (), kinds: Iterable[SheetKind] | None = None,
-                carried: Carried | None = None) -> list[OutSheet]:
-    """The master's campaign sheets (see :func:`campaign_kind`) as ``side`` may
-    see them (see the module's rules), each rebuilt from its documented columns
-    only; kinds in ``private`` stay with the umpire whatever their columns.
-    With ``carried``, what a sheet unchanged since an earlier run gave is
-    taken as it was (the latest sheet of a ``latest_only`` kind is read)."""
-    public, latest_only, private = set(public), set(latest_only), set(private)
-    kinds = tuple(kinds) if kinds is not None else None  # a tuple: its matcher is found by identity (reports.kinds_ready)
-    dates = campaign_dates(book)
-    named = [(name, kind_of(name, kinds)) for name in book.sheet_names]
-    named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]
-
-    def fits(name: str) -> bool:  # reads the sheet (unless carried): only for a sheet that may go out
-        return campaign_kind(book, name, kinds, dates, carried) is not None
-
-    last: dict[str, str] = {}
-    for name, kind in reversed(named):
-        if kind.id in latest_only and kind.id not in last and fits(name):
-            last[kind.id] = name
-    out = []
-    for name, kind in named:
-        if kind.id in latest_only and last.get(kind.id) != name:
-            continue
-        if kind.per_side and name_parts(kind, name, (side,)).get("side") != side:
-            continue
-        if not kind.per_side and kind.id not in public and not {"Visible to", "Side"} & {c.name for c in kind.columns}:
-            continue
-        if kind.id not in latest_only and not fits(name):
-            continue
-        kept: Sequence[Sequence[Any]] | None
-        if carried is None or kind.id in latest_only:
-            kept = side_view(book, name, kind, side, public)
-        else:  # whether the side sees the sheet is carried apart from its rows, read only if used
-            def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
-                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
-            seen = carried.get(f"seen:{side}", name, lambda view=view: view() is not None)  # type: ignore[misc]
-            kept = Later(view) if seen else None
-        if kept is not None:
-            stamp = carried.stamp(name) if carried is not None and kind.id not in latest_only else None
-            source = f"rows:{side}|{name}|{stamp}" if stamp else ""
-            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab), source=source))
-    return out
-
-
-class Later(Sequence[Sequence[Any]]):
-    """A sheet's rows, taken from ``load`` when first used: a sealed sheet
-    whose finished part and rolls an earlier export carried is written
-    without its rows being read at all."""
-
-    def __init__(self, load: Callable[[], Sequence[Sequence[Any]] | None]) -> None:
-        self._load: Callable[[], Sequence[Sequence[Any]] | None] | None = load
-        self._rows: Sequence[Sequence[Any]] = ()
-
-    def _all(self) -> Sequence[Sequence[Any]]:
-        if self._load is not None:
-            self._rows, self._load = self._load() or (), None
-        return self._rows
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __getitem__(self, i: Any) -> Any:
-        return self._all()[i]
-
-    def __iter__(self) -> Iterator[Sequence[Any]]:
-        return iter(self._all())
-
-
-def side_view(book: Any, name: str, kind: SheetKind, side: str, public: set[str]) -> list[list[Any]] | None:
-    """Sheet ``name`` (of ``kind``) as ``side`` may see it, trimmed; None: not at all."""
-    rows = project(kind, book.raw(name))
-    header = Header.of(rows[0])
-    if kind.per_side:
-        if name_parts(kind, name, (side,)).get("side") != side:
-            return None
-        kept = rows
-    elif "Visible to" in header.positions:
-        kept = visible_rows(rows, side)
-    elif "Side" in header.positions and kind.id not in public:
-        kept = side_rows(rows, side)
-    elif kind.id in public:
-        kept = rows
-    else:
-        return None
-    return trim(kept)
 
 
 # ------------------------------------------------------------------ scrubbing

@@ -36,8 +36,9 @@ from typing import Any
 from automation.campaign.model import UMPIRE
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError, listed
 from automation.pbem.carry import Carried
-from automation.pbem.export import INFO_SHEET, campaign_dates, return_code
+from automation.pbem.export import INFO_SHEET, return_code
 from automation.pbem.reports import Header, kind_of, name_parts
+from automation.pbem.sidesheets import campaign_dates
 from automation.workbook.forms.status import STATUS_CELL, Status, ready, status_of
 from automation.workbook.reader import header_row, match_name
 from automation.workbook.schema import system_kinds

@@ -70,7 +70,7 @@ def candidates(book: Any) -> list[str]:
     """The sheets that may be a misnamed decision sheet: not a dated sheet of
     the campaign's own dates (``Purchases 17N British`` is no slip for
     ``Purchases 18AM British``)."""
-    from automation.pbem.export import campaign_dates
+    from automation.pbem.sidesheets import campaign_dates
     from automation.pbem.reports import kind_of, name_parts
 
     dates = campaign_dates(book)

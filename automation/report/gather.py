@@ -10,7 +10,8 @@ from types import ModuleType
 from typing import Any
 
 from automation.errors import UsageError
-from automation.report import abtf, bf
+import automation.report.abtf as abtf
+import automation.report.bf as bf
 from automation.report.model import Audit, CampaignData
 from automation.report.progress import Progress
 from automation.report.source import Source, read_history, rolls_of

@@ -9,7 +9,7 @@ from html import escape
 
 import pandas as pd
 
-from automation.report import charts
+import automation.report.charts as charts
 from automation.report.assets import CSS, JS
 from automation.report.frames import DiceStats, display, measure_frame, rolls_frame
 from automation.report.model import CampaignData, Category

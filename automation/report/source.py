@@ -274,11 +274,11 @@ def read_history(path: str, side: str) -> dict[str, list[list[Any]]]:
 def own_history(master: Any, system_id: str, side: str) -> dict[str, list[list[Any]]]:
     """The side's own rows of every dated roster, as each date's export
     showed them: the same test of a campaign sheet and the same documented
-    columns in the same places (:func:`automation.pbem.export.campaign_kind`
+    columns in the same places (:func:`automation.pbem.sidesheets.campaign_kind`
     and ``project``), only the side's rows, only the columns of
     :data:`HISTORY_COLUMNS` (the rest blank). Its texts are not yet scrubbed
     (:func:`scrubbed` does that, and leaves out the rosters the export holds)."""
-    from automation.pbem.export import campaign_dates, campaign_kind
+    from automation.pbem.sidesheets import campaign_dates, campaign_kind
     from automation.workbook.reader import header_row, norm
     from automation.workbook.schema import system_kinds
 

@@ -21,7 +21,7 @@ from tests.pbem.helpers import run, sheets_read
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """The Rostov demo: two dates, four reports."""
-    from automation.samples import run_demo
+    from automation.samples_demo import run_demo
 
     folder = tmp_path_factory.mktemp("played")
     return run_demo(folder / "demo")

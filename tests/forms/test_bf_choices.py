@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from automation.pbem.bf import BattlefrontView
-from automation.pbem.export import alias
+from automation.pbem.sidesheets import alias
 from automation.steps.bf.state import Situation
 from automation.workbook.reader import Workbook
 from tests.forms.form_helpers import planned

@@ -8,7 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from automation.pbem.export import alias
+from automation.pbem.sidesheets import alias
 from automation.samples import SAMPLE_KEY
 from automation.workbook.reader import Workbook
 from tests.pbem.helpers import build, private_copy, rows_of, run

@@ -12,7 +12,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from automation.samples import SAMPLE, run_demo
+from automation.samples import SAMPLE
+from automation.samples_demo import run_demo
 from automation.workbook.template import TEMPLATES_DIR
 
 

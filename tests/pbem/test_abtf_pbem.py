@@ -14,7 +14,7 @@ import openpyxl
 import pytest
 
 from automation import samples_abtf as S
-from automation.pbem.export import alias
+from automation.pbem.sidesheets import alias
 from automation.samples import whole_sheet
 from automation.service import refit
 from automation.workbook import abtf_sheets as K

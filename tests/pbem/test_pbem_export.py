@@ -5,7 +5,7 @@ from xml.sax.saxutils import escape
 import msoffcrypto
 import pytest
 
-from automation.pbem.export import alias
+from automation.pbem.sidesheets import alias
 from automation.samples import SAMPLE_KEY
 from automation.workbook.reader import Workbook
 from tests.pbem.helpers import parts, rows_of, run

@@ -1,7 +1,7 @@
 import openpyxl
 import pytest
 
-from automation.pbem.export import alias
+from automation.pbem.sidesheets import alias
 from automation.samples import SAMPLE_KEY
 from automation.workbook import bf_sheets as K
 from tests.pbem.helpers import fill, rows_of, run

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automation.audit import player
-from automation.pbem import bf, export as export_module
+from automation.pbem import bf, export as export_module, sidesheets
 from automation.pbem.carry import Carried
 from automation.pbem.export import Names, secret_pattern
 from tests.pbem.helpers import play_on
@@ -51,14 +51,14 @@ def loaded_stores(monkeypatch) -> list[str]:
 def rows_read(monkeypatch) -> list[int]:
     """Each time a sheet's carried rows are read."""
     read: list[int] = []
-    real = export_module.Later._all
+    real = sidesheets.Later._all
 
     def reading(self):
         if self._load is not None:
             read.append(id(self))
         return real(self)
 
-    monkeypatch.setattr(export_module.Later, "_all", reading)
+    monkeypatch.setattr(sidesheets.Later, "_all", reading)
     return read
 
 
@@ -66,7 +66,7 @@ def test_a_warm_export_reads_no_row_of_a_sealed_sheet_and_commits_no_carried_rol
         capsys, campaign, tmp_path, monkeypatch):
     book = campaign("dec26")
     first = export(capsys, book, tmp_path / "first.xlsx")
-    views = spy(monkeypatch, export_module, "side_view")
+    views = spy(monkeypatch, sidesheets, "side_view")
     commitments = spy(monkeypatch, player, "commitment_of")
     read = rows_read(monkeypatch)
     second = export(capsys, book, tmp_path / "second.xlsx")

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from python_calamine import CalamineWorkbook
 
-from automation.samples import SAMPLE, run_demo
+from automation.samples import SAMPLE
+from automation.samples_demo import run_demo
 from automation.workbook.template import TEMPLATES_DIR
 from tests.workbook.package_helpers import soffice
 
