@@ -46,7 +46,7 @@ def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
             outcome.pending, forms = waiting_forms(book, key, outcome.waiting)  # its forms: in the same batch
             outcome.forms = [f.name for f in forms]
         if sheets or forms:
-            append_sheets(Path(path), list(sheets) + forms, batch=f"Refit {outcome.date}", expected_digest=book.digest)
+            append_sheets(Path(path), list(sheets) + forms, batch=f"Refit {outcome.date}", read=book.gate)
     return outcome
 
 

@@ -231,11 +231,12 @@ def plan_active_sheet(book: BookSource, sheet: str, key: CampaignKey | None = No
     raise UsageError(f"sheet {sheet!r} is not a desk sheet; the desk works on: {names}")
 
 
-def _append(path: Path, sheets: list[NewSheet], batch: str, digest: str) -> None:
+def _append(path: Path, sheets: list[NewSheet], batch: str, book: Any) -> None:
+    """Append ``sheets`` to the bytes ``book`` (the command's reader) read, as one batch."""
     from automation.workbook.package import append_sheets
 
     if sheets:
-        append_sheets(path, sheets, batch=batch, expected_digest=digest)
+        append_sheets(path, sheets, batch=batch, read=book.gate)
 
 
 def roll_requests(path: Path, key_file: Path | None = None, today: dt.date | None = None) -> DeskOutcome:
@@ -244,7 +245,7 @@ def roll_requests(path: Path, key_file: Path | None = None, today: dt.date | Non
     with writing(path):  # one writer at a time, from the read to the write
         book = Workbook(Path(path))
         outcome, sheets = plan_roll_requests(book, key_file=key_file, today=today)
-        _append(Path(path), sheets, f"Desk {', '.join(s.name for s in sheets)}", book.digest)
+        _append(Path(path), sheets, f"Desk {', '.join(s.name for s in sheets)}", book)
     return outcome
 
 
@@ -254,7 +255,7 @@ def update_trackers(path: Path, key_file: Path | None = None, only: list[str] | 
     with writing(path):
         book = Workbook(Path(path))
         outcome, sheets = plan_trackers(book, key_file=key_file, only=only)
-        _append(Path(path), sheets, "Trackers " + ", ".join(s.name for s in sheets), book.digest)
+        _append(Path(path), sheets, "Trackers " + ", ".join(s.name for s in sheets), book)
     return outcome
 
 
@@ -266,7 +267,7 @@ def add_sheets(path: Path, what: list[str]) -> list[str]:
     with writing(path):
         book = Workbook(Path(path))
         sheets = new_sheets(book, what)
-        _append(Path(path), sheets, "Desk sheets", book.digest)
+        _append(Path(path), sheets, "Desk sheets", book)
     return [s.name for s in sheets]
 
 

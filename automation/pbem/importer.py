@@ -263,5 +263,5 @@ def _import_orders(book_path: Path, orders_path: Path, password: str | None, key
         if any(v is not None for v in values):
             rows.append(values)
     append_sheets(book_path, [NewSheet(sheet, rows, kind="orders", column_widths=[c.width for c in kind.columns])],
-                  batch=f"Import {sheet}", expected_digest=book.digest, replace=replace)
+                  batch=f"Import {sheet}", read=book.gate, replace=replace)
     return f"imported {sheet} into {book_path}: {len(rows) - 1} order(s)"

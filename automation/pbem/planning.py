@@ -112,6 +112,10 @@ class Overlay:
     def digest(self) -> str:
         return self.book.digest
 
+    @property
+    def gate(self) -> Any:
+        return self.book.gate
+
     def has(self, name: str) -> bool:
         return name in self.extra or self.book.has(name)
 

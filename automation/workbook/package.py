@@ -276,8 +276,9 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(pkgfile.read(Path(path))).hexdigest()
 
 
-def _open_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, _Package]:
-    real, data, digest = pkgfile.read_for_change(path, expected_digest)
+def _open_for_change(path: Path, expected_digest: str | None, read: Gate | None = None
+                     ) -> tuple[Path, bytes, _Package]:
+    real, data, digest = pkgfile.read_for_change(path, expected_digest, read)
     return real, data, _Package(str(path), data, digest)
 
 
@@ -308,26 +309,30 @@ def list_batches(path: Path, data: bytes | None = None) -> list[Batch]:
 
 
 def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None,
-                  replace: Sequence[str] = ()) -> None:
+                  read: Gate | None = None, replace: Sequence[str] = ()) -> None:
     """Append ``sheets`` at the end of the workbook as one undoable batch named ``batch``
     (holding the workbook's write lock, see :mod:`automation.workbook.lock`).
+
+    ``read``: the gate of the bytes the command's reader read (``Workbook.gate``):
+    the batch is appended to them, and refused if the workbook no longer holds
+    them. ``expected_digest``: their SHA-256, from a reader that is gone.
 
     ``replace``: names of sheets already in the workbook that a sheet of the
     same name in ``sheets`` takes the place of (a form answered elsewhere).
     Each is kept, untouched, as a very hidden sheet named by :func:`hidden_name`
     and recorded in the batch, so undo puts it back exactly as it was."""
     with writing(path):
-        _append_sheets(path, sheets, batch, expected_digest, replace)
+        _append_sheets(path, sheets, batch, expected_digest, replace, read)
 
 
 def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_digest: str | None,
-                   replace: Sequence[str] = ()) -> None:
+                   replace: Sequence[str] = (), read: Gate | None = None) -> None:
     if not isinstance(batch, str) or not batch.strip() or utf16_len(batch) > 255 or re.search(r"[\x00-\x1f]", batch):
         raise UsageError(f"batch name {batch!r} must be a text of 1 to 255 characters without control characters")
     if not sheets:
         raise UsageError(f"batch {batch!r} has no sheets")
     path = Path(path)
-    real, before, pkg = _open_for_change(path, expected_digest)
+    real, before, pkg = _open_for_change(path, expected_digest, read)
     current = pkg.sheets()
     seen = {s.name.lower(): s.name for s in current}
     new_names = {s.name.lower() for s in sheets}

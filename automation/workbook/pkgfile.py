@@ -46,16 +46,22 @@ def read(path: Path) -> bytes:
     return journal.read_settled(path, whole)
 
 
-def read_for_change(path: Path, expected_digest: str | None) -> tuple[Path, bytes, str | None]:
+def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate | None = None
+                    ) -> tuple[Path, bytes, str | None]:
     """The file behind ``path``, its bytes and their SHA-256 (None when not
     needed): refused if it is not what was read (``expected_digest``), is open
-    in Excel or LibreOffice, or cannot be opened for writing."""
+    in Excel or LibreOffice, or cannot be opened for writing. ``reader_gate``:
+    the gate of the bytes this command's reader read, which the change is made on
+    (found without working out their SHA-256, which grows with the file)."""
     real = Path(os.path.realpath(path))
-    held = Gate.held(str(path), expected_digest) if expected_digest is not None else None
+    if reader_gate is not None and reader_gate.data is None:
+        raise WorkbookFileError(f"{path}: internal error: the reader's bytes are not held (a bug in Musterroll)")
+    held = reader_gate if reader_gate is not None else \
+        Gate.held(str(path), expected_digest) if expected_digest is not None else None
     if held is not None and held.data is not None:
-        # the bytes its reader read and still holds: not read again (before the new file takes the
-        # workbook's place, the workbook is compared with them whole)
-        data, digest = held.data, held.digest
+        # the bytes its reader read and still holds: not read again (the workbook is compared with them
+        # before it is written: its end in place, or the whole file before the new one takes its place)
+        data, digest = held.data, held.digest if expected_digest is not None else None
     else:  # (the package takes a reader's gate for these bytes, if one is held: Gate.passed_for)
         data = read(real)
         digest = None if expected_digest is None else hashlib.sha256(data).hexdigest()

@@ -60,13 +60,15 @@ def test_the_gate_passed_is_not_taken_for_other_bytes(campaign, tmp_path, monkey
     assert made == [str(book)]  # new bytes: a new gate
 
 
-def test_the_digest_is_worked_out_only_for_a_command_that_writes(capsys, campaign, tmp_path, monkeypatch):
+def test_no_command_works_out_the_digest_of_the_whole_workbook(capsys, campaign, tmp_path, monkeypatch):
+    """A writer finds the bytes its reader read by their gate, not by their
+    SHA-256: hashing 10-40 MB grew with the campaign for nothing."""
     import hashlib
 
     book = campaign("spend_dec24")
     reader = Workbook(book)
     assert reader.gate._digest is None  # reading alone hashes nothing
-    assert reader.digest == hashlib.sha256(book.read_bytes()).hexdigest()
+    assert reader.digest == hashlib.sha256(book.read_bytes()).hexdigest()  # (for a caller that asks)
     asked: list[str] = []
     real = gate_module.Gate.digest
 
@@ -76,8 +78,27 @@ def test_the_digest_is_worked_out_only_for_a_command_that_writes(capsys, campaig
                  ("verify", book)):
         code, _, err = run(capsys, *argv)
         assert code in (0, 1), err
-    assert asked == []
     enter(book, K.SPEND, SPEND_DEC24, "Dec 24")
+    before = set(sheet_names(book))
     code, _, err = run(capsys, "refit", book, "--quiet")
     assert code == 0, err
-    assert str(book) in asked  # the refit's writer checks the file is the one its reader read
+    assert set(sheet_names(book)) - before  # it wrote
+    assert asked == []
+
+
+def test_a_batch_appended_to_what_a_reader_read_is_refused_once_the_workbook_changed(campaign):
+    book = campaign("spend_dec24")
+    reader = Workbook(book)
+    append_sheets(book, [NewSheet("Notes x", [["a"], ["b"]])], "one", read=reader.gate)
+    assert "Notes x" in sheet_names(book)
+    changed = book.read_bytes()
+    try:
+        append_sheets(book, [NewSheet("Notes y", [["a"]])], "two", read=reader.gate)  # what it read is gone
+    except WorkbookFileError as exc:
+        assert "changed since it was read" in str(exc)
+    else:
+        raise AssertionError("a batch was appended to bytes the workbook no longer holds")
+    assert book.read_bytes() == changed and "Notes y" not in sheet_names(book)
+    again = Workbook(book)
+    append_sheets(book, [NewSheet("Notes y", [["a"]])], "two", read=again.gate)  # read anew: appended
+    assert "Notes y" in sheet_names(book)
