@@ -86,7 +86,7 @@ RESERVED_DATES = ("Start", "End")  # the roster before the first refit; A Bridge
 def campaign_dates(book: Any) -> set[str]:
     """The date labels of the campaign (its Dates or CG Dates sheet), as sheet
     names hold them, with ``Start`` and ``End``."""
-    from automation.workbook.reader import _date_text
+    from automation.workbook.cellvalues import _date_text
 
     dates = set(RESERVED_DATES)
     for sheet, column in (("Dates", "Date"), ("CG Dates", "CG Date")):

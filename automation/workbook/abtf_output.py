@@ -102,7 +102,7 @@ def block_rows(state: ABtFState) -> list[list[Any]]:
 
 def _sheet(kind, name: str, rows: Sequence[Sequence[Any]], tab: str, lists: dict[str, list[str]] | None = None):
     from automation.workbook.package import ListValidation, NewSheet
-    from automation.workbook.reader import allowed_values
+    from automation.workbook.cellvalues import allowed_values
 
     validations = []
     if lists is not None:

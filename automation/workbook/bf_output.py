@@ -54,7 +54,7 @@ def report_sheet(name: str, entries: Sequence[Entry], sides: Sequence[str] = ())
 
 
 def _validations(kind, lists: dict[str, list[str]]) -> list[ListValidation]:
-    from automation.workbook.reader import allowed_values
+    from automation.workbook.cellvalues import allowed_values
 
     out = []
     for i, c in enumerate(kind.columns):

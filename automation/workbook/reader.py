@@ -7,10 +7,8 @@ and what would be valid. Reading never writes.
 """
 from __future__ import annotations
 
-import datetime as dt
 import io
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +18,10 @@ from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFi
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
+from automation.workbook.cellvalues import convert, describe
 from automation.workbook.journal import read_settled
-from automation.workbook.schema import Column, Kind, ListRef, SheetKind, is_code_column
+from automation.workbook.schema import SheetKind
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
-from automation.workbook.text import date_label, utf16_len
 
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
 MAX_CELLS = MASTER.cells  # the parser lays a sheet out densely: about 32 bytes a cell
@@ -62,28 +60,6 @@ class SheetRow:
 
     def problem(self, column: str, message: str) -> CellProblem:
         return CellProblem(self.sheet, self.cell(column), message)
-
-
-def describe(value: Any) -> str:
-    if value is None or value == "":
-        return "an empty cell"
-    if isinstance(value, str):
-        return f"text {value!r}"
-    if isinstance(value, bool):
-        return f"{'TRUE' if value else 'FALSE'}"
-    if isinstance(value, float) and value.is_integer():
-        return f"the number {int(value)}"
-    if isinstance(value, dt.datetime):
-        if value.time() == dt.time(0):
-            return f"the date {value.date().isoformat()}"
-        return f"the date and time {value.isoformat(sep=' ')}"
-    if isinstance(value, dt.date):
-        return f"the date {value.isoformat()}"
-    if isinstance(value, dt.time):
-        return f"the time {value.isoformat()}"
-    if isinstance(value, dt.timedelta):
-        return f"the duration {value}"
-    return f"the number {value}"
 
 
 def missing_sheet(name: str, kind: SheetKind, present: Sequence[str]) -> CellProblem:
@@ -298,161 +274,6 @@ def read_file(path: Path, most: int) -> bytes:
     return read_settled(path, read)
 
 
-def _as_text(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value.strip()
-    return None
-
-
-DATE_LABEL_COLUMNS = frozenset({"Date", "CG Date"})
-
-
-def _date_text(value: Any) -> str | None:
-    """Excel turns 'Dec 24' typed in a cell into a date (of the current year):
-    read it back as typed, whatever the machine's locale."""
-    if isinstance(value, (dt.datetime, dt.date)):
-        return date_label(value)
-    return None
-
-
-def typed_guess(value: dt.date) -> str:
-    """What was probably typed for Excel to make this date: 6-5-8 gives
-    2008-06-05, 8-1 gives the 1st of August of the year it was typed."""
-    if 2000 <= value.year <= 2012:
-        return f"{value.month}-{value.day}-{value.year - 2000}"
-    return f"{value.month}-{value.day}"
-
-
-def excel_turned(value: Any) -> str | None:
-    """The message for a code Excel has already turned into a date or a number."""
-    if isinstance(value, (dt.datetime, dt.date)):
-        guess = typed_guess(value)
-        return (f"Excel turned {guess} into a date (it holds the date {value:%Y-%m-%d}); type '{guess} "
-                "(with the apostrophe first) or format the column as Text and type it again")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        shown = int(value) if float(value).is_integer() else value
-        return (f"Excel turned this into the number {shown}; type '{shown} (with the apostrophe first, and any "
-                "leading zeros) or format the column as Text and type it again")
-    return None
-
-
-def _calendar_date(value: Any) -> str | None:
-    """A calendar date as YYYY-MM-DD, from a date cell or text written so."""
-    if isinstance(value, dt.datetime):
-        return value.date().isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value.strip()[:10]).isoformat() if len(value.strip()) == 10 else None
-        except ValueError:
-            return None
-    return None
-
-
-def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> tuple[Any, str | None]:
-    """(converted value, None) or (None, message saying what is wrong)."""
-    empty = value is None or (isinstance(value, str) and not value.strip())
-    if empty:
-        return None, (None if not column.required else f"is empty; {expected(column, lists)} is required")
-    kind = column.kind
-    if kind is Kind.DATE:
-        day = _calendar_date(value)
-        if day is None:
-            return None, f"{describe(value)} where {expected(column, lists)} is expected"
-        if day < "1900-01-01":
-            return None, f"{describe(value)} is before 1900-01-01, the first date a workbook holds; write a later date"
-        return day, None
-    if kind is Kind.TEXT:
-        if column.name not in DATE_LABEL_COLUMNS and is_code_column(column.name) and \
-                isinstance(value, (dt.date, dt.datetime)):
-            return None, excel_turned(value)
-        text = _as_text(value) or _date_text(value)
-        if text is None:
-            hint = ""
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                shown = int(value) if float(value).is_integer() else value
-                hint = f" (to keep a number as text, type it with an apostrophe first: '{shown})"
-            return None, f"{describe(value)} where text is expected{hint}"
-        problem = _name_part_problem(text, column.name_part) if column.name_part else None
-        return (None, problem) if problem else (text, None)
-    if kind in (Kind.INT, Kind.NUMBER, Kind.INT_OR_TEXT):
-        if isinstance(value, bool):
-            return None, f"{describe(value)} where {expected(column, lists)} is expected"
-        if isinstance(value, (int, float)):
-            if kind is Kind.NUMBER:
-                return float(value), None
-            if float(value).is_integer():
-                return int(value), None
-            return None, f"{describe(value)} where a whole number is expected"
-        if isinstance(value, str):
-            text = value.strip()
-            try:
-                return (int(text) if kind is not Kind.NUMBER else float(text)), None
-            except ValueError:
-                if kind is Kind.INT_OR_TEXT:
-                    return text, None
-                return None, f"{describe(value)} where {expected(column, lists)} is expected"
-        date = _date_text(value)
-        if date is not None and kind is Kind.INT_OR_TEXT:
-            return date, None
-        return None, f"{describe(value)} where {expected(column, lists)} is expected"
-    if kind in (Kind.CHOICE, Kind.BOOL):
-        if isinstance(column.choices, ListRef) and column.choices.name not in lists and isinstance(value, str):
-            return value.strip(), None  # the list itself could not be read: that is reported where it is
-        allowed = allowed_values(column, lists)
-        text = _as_text(value) or _date_text(value)
-        if text is None and isinstance(value, bool):
-            text = "Yes" if value else "No"
-        if text is None and isinstance(value, (int, float)) and float(value).is_integer():
-            text = str(int(value))
-        found = match_name(text, allowed)
-        if found is None and {"yes", "no"} <= {norm(a) for a in allowed}:
-            found = match_name(yes_no(value), allowed)
-        if found is not None:
-            return found, None
-        return None, f"{describe(value)} is not allowed; valid: {', '.join(allowed) or '(the list is empty)'}"
-    raise AssertionError(kind)  # pragma: no cover
-
-
-def _name_part_problem(text: str, most: int) -> str | None:
-    """A value that becomes part of sheet names (a side's name)."""
-    from automation.workbook.schema import FORBIDDEN_SHEET_CHARS
-
-    bad = FORBIDDEN_SHEET_CHARS.search(text)
-    if re.search("[\ud800-\udfff]", text):
-        return f"{text!r} holds a lone surrogate, which is not a character and cannot be part of a sheet name"
-    if utf16_len(text) > most:
-        return f"{text!r} has {utf16_len(text)} characters; at most {most}, as it is part of sheet names"
-    if bad:
-        return f"{text!r} holds {bad.group()!r}, which a sheet name cannot; use none of [ ] : * ? / \\"
-    if text.startswith("'") or text.endswith("'"):
-        return f"{text!r} begins or ends with an apostrophe, which a sheet name cannot"
-    return None
-
-
-def allowed_values(column: Column, lists: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
-    if isinstance(column.choices, ListRef):
-        return tuple(lists.get(column.choices.name, ()))
-    if column.kind is Kind.BOOL:
-        return ("Yes", "No")
-    return tuple(column.choices or ())
-
-
-def expected(column: Column, lists: Mapping[str, Sequence[str]]) -> str:
-    if column.kind is Kind.INT:
-        return "a whole number"
-    if column.kind is Kind.NUMBER:
-        return "a number"
-    if column.kind is Kind.INT_OR_TEXT:
-        return "a value"
-    if column.kind is Kind.DATE:
-        return "a date (a date cell, or text written YYYY-MM-DD)"
-    if column.kind in (Kind.CHOICE, Kind.BOOL):
-        return "one of " + ", ".join(allowed_values(column, lists))
-    return "text"
-
-
 TITLE_ROWS = 2  # a form may open with a line saying what to do and a line of totals above its header
 
 
@@ -536,32 +357,45 @@ def validate_each(
     problems: list[CellProblem] = []
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
-    plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "")
-            for c in kind.columns]  # each column's position and letter, worked out once for the sheet
-    letters = {c.name: letter for c, _, letter in plan if letter}
+    plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "",
+             None if c.unique else {}) for c in kind.columns]  # each column's place and letter, worked out once
+    letters = {c.name: letter for c, _, letter, _ in plan if letter}
+    # convert() is a function of the column, the value and the lists alone, so each column keeps what it made of
+    # each value it met (by the value's type too: 1, 1.0 and True are equal keys; a float zero is converted each
+    # time, as 0.0 and -0.0 are too): a long roster says "German", "Line" and "Yes" thousands of times. A unique
+    # column's values never repeat.
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
-        cells_present = [v for v in raw_row if not (v is None or (isinstance(v, str) and not v.strip()))]
-        if not cells_present:
+        if not any(v is not None and not (isinstance(v, str) and not v.strip()) for v in raw_row):
             continue
         values: dict[str, Any] = {}
         found: list[CellProblem] = []
-        for c, col, letter in plan:
+        width = len(raw_row)
+        for c, col, letter, made in plan:
             if col is None:  # an optional column left out: blank
                 values[c.name] = None
                 continue
-            ref = f"{letter}{r}"
-            value = raw_row[col] if col < len(raw_row) else None
-            converted, message = convert(c, value, lists)
+            value = raw_row[col] if col < width else None
+            if made is None or (value == 0 and type(value) is float):  # (-0.0 and 0.0 are equal keys)
+                converted, message = convert(c, value, lists)
+            else:
+                met = (type(value), value)
+                try:
+                    converted, message = made[met]
+                except KeyError:
+                    converted, message = made[met] = convert(c, value, lists)
+                except TypeError:  # (no cell value is unhashable; should one be, it is converted every time)
+                    converted, message = convert(c, value, lists)
             if message:
-                found.append(CellProblem(sheet, ref, f"{c.name}: {message}"))
+                found.append(CellProblem(sheet, f"{letter}{r}", f"{c.name}: {message}"))
                 continue
             values[c.name] = converted
             if c.unique and converted is not None:
                 key = (c.name, norm(converted))
                 if key in seen:
-                    found.append(CellProblem(sheet, ref, f"{c.name}: {converted!r} is already used at {seen[key]}; it must be unique"))
+                    found.append(CellProblem(sheet, f"{letter}{r}", f"{c.name}: {converted!r} is already used at "
+                                                                   f"{seen[key]}; it must be unique"))
                 else:
-                    seen[key] = ref
+                    seen[key] = f"{letter}{r}"
         row = SheetRow(sheet, r, values, letters)
         if extra_check:
             found.extend(extra_check(row))

@@ -8,7 +8,8 @@ import datetime as dt
 from pathlib import Path
 
 from automation.samples import SAMPLE
-from automation.workbook.reader import convert, excel_turned, yes_no
+from automation.campaign.names import yes_no
+from automation.workbook.cellvalues import convert, excel_turned
 from automation.workbook.schema import YES_NO, Column, Kind, choice
 from tests.input.conftest import ABTF_SAMPLE, copy_of, problems, typed
 from tests.workbook.workbook_helpers import sheet_values

@@ -100,7 +100,7 @@ def test_a_date_label_is_measured_in_utf16_units_as_sheet_names_are() -> None:
 
 def test_a_lone_surrogate_never_reaches_a_sheet_name() -> None:
     from automation.workbook.package import NewSheet as Sheet
-    from automation.workbook.reader import convert
+    from automation.workbook.cellvalues import convert
     from automation.workbook.schema import SIDES_SHEET, check_sheet_name
 
     side = SIDES_SHEET.column("Side")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from automation.errors import WorkbookError
-from automation.workbook.reader import Workbook, convert, describe
+from automation.workbook.cellvalues import convert, describe
+from automation.workbook.reader import Workbook
 from automation.workbook.schema import Column, Kind, ListRef, choice
 from automation.workbook.safety import Extent, sheet_extent
 
