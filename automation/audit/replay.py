@@ -37,8 +37,8 @@ class Before:
         self._recorded = {n: rows for n, rows in recorded.items() if n in self._names and not same(n, rows)}
 
     @property
-    def digest(self) -> str:
-        return self._book.digest
+    def gate(self) -> Any:
+        return self._book.gate
 
     def has(self, name: str) -> bool:
         return name in self._names

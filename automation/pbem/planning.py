@@ -109,10 +109,6 @@ class Overlay:
         self.sheet_names = list(book.sheet_names) + [n for n in self.extra if n not in book.sheet_names]
 
     @property
-    def digest(self) -> str:
-        return self.book.digest
-
-    @property
     def gate(self) -> Any:
         return self.book.gate
 

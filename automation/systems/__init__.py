@@ -20,7 +20,7 @@ class BookSource(Protocol):
     command line's file functions, so they read through it too."""
 
     path: Any
-    digest: str
+    gate: Any  # the checked bytes it read (automation.workbook.gate.Gate), which a refit's batch is appended to
     sheet_names: list[str]
 
     def has(self, name: str) -> bool: ...
