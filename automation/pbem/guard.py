@@ -31,8 +31,9 @@ def check_parts(where: str, data: bytes, limits: Limits) -> None:
     Gate(where, data, limits)
 
 
-def read_bytes(path: Path, limits: Limits) -> bytes:
-    """The file's bytes within ``limits`` (:func:`automation.workbook.reader.read_file`)."""
+def read_bytes(path: Path, limits: Limits) -> Any:
+    """The file's bytes within ``limits`` (:func:`automation.workbook.reader.read_file`: ``bytes``, or a
+    :class:`~automation.workbook.snapshot.Snapshot` that reads as they do)."""
     from automation.workbook.reader import read_file
 
     return read_file(Path(path), limits.file_bytes)
@@ -74,9 +75,9 @@ def check_encryption_info(where: str, data: bytes) -> None:
                                     "accepted (Excel uses 100000)")
 
 
-def decrypt(where: str, data: bytes, password: str | None, can_decrypt: bool = True) -> bytes:
+def decrypt(where: str, data: Any, password: str | None, can_decrypt: bool = True) -> Any:
     """The workbook inside an encrypted file (or ``data`` itself if it is not encrypted)."""
-    if not data.startswith(OLE_MAGIC):
+    if data[:len(OLE_MAGIC)] != OLE_MAGIC:
         return data
     if not can_decrypt:
         raise WorkbookFileError(f"{where}: the workbook is encrypted (or an old .xls file); this command reads only "

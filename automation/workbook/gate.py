@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import posixpath
 import re
 import weakref
@@ -47,6 +46,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.workbook.snapshot import Snapshot, as_file
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 CHUNK = 1 << 20
@@ -458,21 +458,21 @@ class _PrologDone(Exception):
     pass
 
 
-def _open_zip(where: str, data: bytes, lim: Limits) -> zipfile.ZipFile:
+def _open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> zipfile.ZipFile:
     """Step 1: the zip directory."""
-    if data.startswith(OLE_MAGIC):
+    if data[:len(OLE_MAGIC)] == OLE_MAGIC:
         raise WorkbookFileError(
             f"{where}: the workbook is password-protected (encrypted) or in the old .xls format; Musterroll reads "
             "unencrypted .xlsx workbooks only: remove the password (File > Info > Protect Workbook) or save it "
             "as an Excel Workbook (.xlsx)")
-    if not data.startswith(b"PK"):
+    if data[:2] != b"PK":
         what = "an empty file" if not data else "not a zip package"
         raise WorkbookFileError(f"{where}: not an .xlsx workbook (it is {what}); give an Excel workbook saved as .xlsx")
     if len(data) > lim.file_bytes:
         raise WorkbookFileError(f"{where}: {len(data) // 2**20} MB; at most {lim.file_bytes // 2**20} MB is "
                                 "accepted here")
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
+        archive = zipfile.ZipFile(as_file(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
         raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
                                 "use the last good copy of the workbook") from None

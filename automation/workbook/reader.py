@@ -21,6 +21,7 @@ from automation.workbook.gate import column_letter as gate_column_letter
 from automation.workbook.cellvalues import convert, describe
 from automation.workbook.journal import read_settled
 from automation.workbook.schema import SheetKind
+from automation.workbook.snapshot import Snapshot, take
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
@@ -102,15 +103,19 @@ class Problems:
             raise WorkbookError(list(dict.fromkeys(self.problems)), self.path, stopped=self.stopped)
 
 
-def _calamine(data: bytes) -> Any:
-    """calamine over exactly ``data``, the bytes the gate checked. Where the
-    system has anonymous in-memory files (Linux), they are put in one and
-    calamine opens it by its path: it then reads the parts it is asked for,
-    when asked. A file-like object it would first read whole into memory of
-    its own, growing it as it goes (0.1 s and twice the file's size for a
-    37 MB campaign). Elsewhere, or if that fails, the file-like object."""
+def _calamine(data: bytes | Snapshot) -> Any:
+    """calamine over exactly ``data``, the bytes the gate checked. A
+    :class:`~automation.workbook.snapshot.Snapshot` is opened by its path.
+    Other bytes, where the system has anonymous in-memory files (Linux), are
+    put in one, opened by its path the same way: calamine then reads the parts
+    it is asked for, when asked. A file-like object it would first read whole
+    into memory of its own, growing it as it goes (0.1 s and twice the file's
+    size for a 37 MB campaign). Elsewhere, or if that fails, the file-like
+    object."""
     from python_calamine import CalamineWorkbook
 
+    if isinstance(data, Snapshot):
+        return CalamineWorkbook.from_path(data.path)
     memfd = getattr(os, "memfd_create", None)
     if memfd is not None and os.path.isdir("/proc/self/fd"):
         fd = -1
@@ -135,7 +140,7 @@ class Workbook:
     The file is read once: the digest, the package checks and the parser all
     use the same bytes. A sheet is parsed only when asked for, once."""
 
-    def __init__(self, path: Path, data: bytes | None = None, limits: Limits | None = None) -> None:
+    def __init__(self, path: Path, data: bytes | Snapshot | None = None, limits: Limits | None = None) -> None:
         """Read ``path`` (or take its ``data``, already read) through the gate
         (:mod:`automation.workbook.gate`) with ``limits`` (default: a master's)."""
         self.path = Path(path)
@@ -254,10 +259,11 @@ class Workbook:
         return lists_from_rows(name, self.raw(name), str(self.path))
 
 
-def read_file(path: Path, most: int) -> bytes:
+def read_file(path: Path, most: int) -> bytes | Snapshot:
     """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read (never
-    halfway through a write of it: :func:`automation.workbook.journal.read_settled`)."""
-    def read() -> bytes:
+    halfway through a write of it: :func:`automation.workbook.journal.read_settled`), held once
+    (:func:`automation.workbook.snapshot.take`)."""
+    def read() -> bytes | Snapshot:
         try:
             size = path.stat().st_size
             if path.is_dir():
@@ -266,7 +272,7 @@ def read_file(path: Path, most: int) -> bytes:
                 raise WorkbookFileError(f"{path}: not a file")
             if size > most:
                 raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
-            return path.read_bytes()
+            return take(path)
         except FileNotFoundError:
             raise WorkbookFileError(f"{path}: no such file") from None
         except OSError as exc:
