@@ -439,13 +439,20 @@ class _Targets(Mapping[str, tuple[str, ...]]):
         self._done: dict[str, tuple[str, ...]] = {}
 
     def __getitem__(self, name: str) -> tuple[str, ...]:
-        if name not in self._done:
-            found: list[str] = []
-            for rid in self._rids[name]:
-                for target in self._targets.get(rid, ()):
-                    found += [p for p in self._gate.resolve(target) if p not in found]
-            self._done[name] = tuple(found)
-        return self._done[name]
+        done = self._done.get(name)
+        if done is None:
+            rids = self._rids[name]
+            targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
+            if len(rids) == 1 and len(targets) == 1:  # most sheets: one relationship, one target
+                done = self._gate.resolve(targets[0])
+            else:
+                found: list[str] = []
+                for rid in rids:
+                    for target in self._targets.get(rid, ()):
+                        found += [p for p in self._gate.resolve(target) if p not in found]
+                done = tuple(found)
+            self._done[name] = done
+        return done
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._rids)

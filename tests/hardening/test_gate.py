@@ -256,3 +256,35 @@ def test_sheets_are_found_through_any_prefix_of_the_relationships_namespace(tmp_
     plain = Gate("book", master(tmp_path / "plain").read_bytes(), MASTER).sheet_targets()
     other = Gate("book", master(tmp_path / "other", other_prefix).read_bytes(), MASTER).sheet_targets()
     assert dict(other) and {name: other[name] for name in other} == {name: plain[name] for name in plain}
+
+
+def test_a_sheet_named_twice_or_a_relationship_id_given_twice_may_be_read_from_every_part_named(
+        tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    sheet_type = f"{rel}/worksheet"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("[Content_Types].xml", '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        z.writestr("xl/workbook.xml", f'<workbook xmlns="{main}" xmlns:r="{rel}"><sheets>'
+                   '<sheet name="Twice" sheetId="1" r:id="rId1"/><sheet name="Twice" sheetId="2" r:id="rId2"/>'
+                   '<sheet name="Doubled id" sheetId="3" r:id="rId3"/><sheet name="Plain" sheetId="4" r:id="rId5"/>'
+                   '</sheets></workbook>')
+        z.writestr("xl/_rels/workbook.xml.rels",
+                   '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   f'<Relationship Id="rId1" Type="{sheet_type}" Target="worksheets/sheet1.xml"/>'
+                   f'<Relationship Id="rId2" Type="{sheet_type}" Target="worksheets/sheet2.xml"/>'
+                   f'<Relationship Id="rId3" Type="{sheet_type}" Target="worksheets/sheet3.xml"/>'
+                   f'<Relationship Id="rId3" Type="{sheet_type}" Target="/xl/worksheets/sheet4.xml"/>'
+                   f'<Relationship Id="rId5" Type="{sheet_type}" Target="worksheets/sheet5.xml"/>'
+                   '</Relationships>')
+        for n in range(1, 6):
+            z.writestr(f"xl/worksheets/sheet{n}.xml", f'<worksheet xmlns="{main}"><sheetData/></worksheet>')
+    targets = Gate("book", out.getvalue(), MASTER).sheet_targets()
+    assert targets["Twice"] == ("xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml")
+    assert targets["Doubled id"] == ("xl/worksheets/sheet3.xml", "xl/worksheets/sheet4.xml")
+    assert targets["Plain"] == ("xl/worksheets/sheet5.xml",)
+    assert set(targets) == {"Twice", "Doubled id", "Plain"}
