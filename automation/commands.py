@@ -8,8 +8,6 @@ import argparse
 import json
 from pathlib import Path
 
-from automation.render import roll_json
-
 
 def cmd_new(args: argparse.Namespace) -> int:
     from automation.service import new_campaign
@@ -20,6 +18,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def outcome_json(outcome) -> dict:
+    from automation.render import roll_json
+
     forms = list(getattr(outcome, "forms", []))  # the forms this run wrote, each to fill and set Ready
     return {
         "workbook": str(outcome.path),
@@ -51,9 +51,9 @@ def cmd_refit(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from automation.service import undo
+    from automation.workbook.package import remove_last_batch  # (not the service: undo reads no sheet, resolves no rule)
 
-    removed = undo(Path(args.book))
+    removed = remove_last_batch(Path(args.book))
     print("removed: " + ", ".join(removed))
     return 0
 

@@ -13,10 +13,14 @@ factors 6-5-8, leader ratings 8-1, IDs, date labels) is formatted as Text
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from automation.workbook.schema import is_code_column
+TAB_COLOURS: Mapping[str, str] = {  # a sheet's tab, by the kind of sheet it is
+    "report": "#4472C4", "roster": "#548235", "orders": "#ED7D31", "ledger": "#BF8F00",
+    "log": "#7F7F7F", "tables": "#7030A0", "settings": "#C00000", "results": "#FFC000",
+}
+
 
 PORTRAIT_CHARS = 95  # the column widths (in characters) a portrait page holds at a readable size
 WIDE_COLUMN = 24  # numbers in a column at least this wide sit at the left
@@ -40,6 +44,8 @@ def page_setup(ws: Any, widths: Sequence[float], header_rows: int = 1) -> None:
 
 def code_columns(header: Sequence[Any]) -> list[int]:
     """The indexes of the header's columns that hold codes (Text-formatted)."""
+    from automation.workbook.schema import is_code_column  # (the sheet kinds: not loaded by undo)
+
     return [i for i, h in enumerate(header) if isinstance(h, str) and is_code_column(h)]
 
 

@@ -45,7 +45,7 @@ from automation.errors import UsageError, WorkbookFileError
 if TYPE_CHECKING:  # XlsxWriter is imported where sheets are rendered: undo never loads it
     from xlsxwriter.workbook import Workbook
     from xlsxwriter.worksheet import Worksheet
-from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
+from automation.workbook.layout import TAB_COLOURS, WIDE_COLUMN, code_columns, header_width, page_setup  # noqa: F401
 from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
 from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 from automation.workbook.text import MAX_TEXT, cell_text, check_calendar_date, utf16_len  # noqa: F401
@@ -53,10 +53,6 @@ from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the p
     EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
     escape_text, in_scope, insert_child, parse_xml, prefix_for, qualified, set_attr, unescape,
 )
-TAB_COLOURS: Mapping[str, str] = {
-    "report": "#4472C4", "roster": "#548235", "orders": "#ED7D31", "ledger": "#BF8F00",
-    "log": "#7F7F7F", "tables": "#7030A0", "settings": "#C00000", "results": "#FFC000",
-}
 MAX_ROWS, MAX_COLS = 1_048_576, 16_384
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

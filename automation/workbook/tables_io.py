@@ -10,7 +10,7 @@ from automation.engine.tables import RuleSystem, Table
 from automation.errors import CellProblem, RulesError, WorkbookError
 from automation.workbook.reader import SheetRow, Workbook
 from automation.workbook.schema import MODIFIERS, TABLES
-from automation.workbook.template import parse_effect
+from automation.workbook.effects import parse_effect
 
 
 class _SheetWhere:

@@ -9,7 +9,6 @@ committed template differs from what this module makes.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,8 +16,8 @@ from typing import Any
 
 from automation.engine.tables import RuleSystem
 from automation.workbook.content import SheetContent  # noqa: F401  (re-exported: whole sheets as data)
-from automation.workbook.layout import code_columns, page_setup
-from automation.workbook.sheetgraft import TAB_COLOURS
+from automation.workbook.effects import effect_text, parse_effect  # noqa: F401  (parse_effect re-exported)
+from automation.workbook.layout import TAB_COLOURS, code_columns, page_setup
 from automation.workbook.text import write_text
 from automation.workbook.schema import (
     CHARTS, LISTS, MODIFIERS, SETTINGS, SIDES_SHEET, TABLES, Kind, ListRef, SheetKind,
@@ -29,26 +28,6 @@ CAMPAIGN_PLACEHOLDER = "(campaign name: set by musterroll new)"
 COMMITMENT_PLACEHOLDER = "(key commitment: set by musterroll new)"
 VALIDATION_ROWS = 2000
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "xlsx_templates"
-
-
-def effect_text(effect: Mapping[str, Any]) -> str:
-    return "; ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in effect.items())
-
-
-def parse_effect(text: str) -> dict[str, Any]:
-    """'cpp=18; repaired=true' -> {'cpp': 18, 'repaired': True}."""
-    out: dict[str, Any] = {}
-    for part in str(text or "").split(";"):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"{part.strip()!r} is not NAME=VALUE")
-        try:
-            out[key.strip()] = json.loads(value.strip())
-        except json.JSONDecodeError:
-            out[key.strip()] = value.strip()
-    return out
 
 
 def table_rows(system: RuleSystem) -> list[list[Any]]:
