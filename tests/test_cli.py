@@ -95,37 +95,40 @@ def test_odds_does_not_import_heavy_libraries_nor_what_only_a_roll_needs():
     assert proc.stdout.strip().splitlines()[-1] == "[]"
 
 
-def test_undo_imports_only_the_package_writer_not_the_reader_the_rules_or_the_renderers(tmp_path):
+def _refitted_once(folder):
     import shutil
 
     from automation.samples import SAMPLE
 
-    book = tmp_path / "campaign.xlsx"
+    book = folder / "campaign.xlsx"
     shutil.copyfile(SAMPLE, book)
     shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
     assert main(["refit", str(book), "--quiet"]) == 0
-    code = ("import sys; from automation.cli import main; main(['undo', sys.argv[1]]); "
-            "print(sorted(m for m in ('automation.service','automation.workbook.reader','automation.rulebook',"
-            "'automation.engine.resolver','automation.render','automation.workbook.schema','automation.pbem.planning',"
-            "'python_calamine','xlsxwriter','openpyxl','pandas') if m in sys.modules))")
+    return book
+
+
+def _run_and_list_loaded(command, book, modules):
+    """``command`` on ``book`` as a process of its own: what it printed, and which of ``modules`` it loaded."""
+    code = (f"import sys; from automation.cli import main; main([{command!r}, sys.argv[1]]); "
+            f"print(sorted(m for m in {tuple(modules)!r} if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code, str(book)], capture_output=True, text=True, check=True)
-    assert proc.stdout.startswith("removed: ") and proc.stdout.strip().splitlines()[-1] == "[]"
+    *said, loaded = proc.stdout.strip().splitlines()
+    return "\n".join(said), loaded
+
+
+def test_undo_imports_only_the_package_writer_not_the_reader_the_rules_or_the_renderers(tmp_path):
+    said, loaded = _run_and_list_loaded("undo", _refitted_once(tmp_path), (
+        "automation.service", "automation.workbook.reader", "automation.rulebook", "automation.engine.resolver",
+        "automation.render", "automation.workbook.schema", "automation.pbem.planning", "python_calamine",
+        "xlsxwriter", "openpyxl", "pandas"))
+    assert said.startswith("removed: ") and loaded == "[]"
 
 
 def test_stats_reads_without_loading_a_sheet_writer_or_the_package_writer(tmp_path):
-    import shutil
-
-    from automation.samples import SAMPLE
-
-    book = tmp_path / "campaign.xlsx"
-    shutil.copyfile(SAMPLE, book)
-    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
-    assert main(["refit", str(book), "--quiet"]) == 0
-    code = ("import sys; from automation.cli import main; main(['stats', sys.argv[1]]); "
-            "print(sorted(m for m in ('automation.workbook.sheetgraft',"
-            "'automation.workbook.package','automation.service','xlsxwriter','openpyxl','pandas') if m in sys.modules))")
-    proc = subprocess.run([sys.executable, "-c", code, str(book)], capture_output=True, text=True, check=True)
-    assert "German" in proc.stdout and proc.stdout.strip().splitlines()[-1] == "[]"
+    said, loaded = _run_and_list_loaded("stats", _refitted_once(tmp_path), (
+        "automation.workbook.sheetgraft", "automation.workbook.package", "automation.service", "xlsxwriter",
+        "openpyxl", "pandas"))
+    assert "German" in said and loaded == "[]"
 
 
 def test_the_command_line_as_a_process_collects_cycles_rarely_and_main_alone_leaves_the_collector_be(
