@@ -124,11 +124,14 @@ def test_undo_imports_only_the_package_writer_not_the_reader_the_rules_or_the_re
     assert said.startswith("removed: ") and loaded == "[]"
 
 
-def test_stats_reads_without_loading_a_sheet_writer_or_the_package_writer(tmp_path):
-    said, loaded = _run_and_list_loaded("stats", _refitted_once(tmp_path), (
-        "automation.workbook.sheetgraft", "automation.workbook.package", "automation.service", "xlsxwriter",
-        "openpyxl", "pandas"))
-    assert "German" in said and loaded == "[]"
+@pytest.mark.parametrize("command, says", [("stats", "German"), ("verify", "is intact")])
+def test_a_command_that_only_reads_loads_no_sheet_writer_nor_the_package_writer(tmp_path, command, says):
+    book = _refitted_once(tmp_path)
+    book.with_suffix(".key").unlink()  # verify checks the chain alone (with the key it runs the refits again)
+    said, loaded = _run_and_list_loaded(command, book, (
+        "automation.workbook.sheetgraft", "automation.workbook.package", "automation.workbook.pkgfile",
+        "automation.service", "xlsxwriter", "openpyxl", "pandas"))
+    assert says in said and loaded == "[]"
 
 
 def test_the_command_line_as_a_process_collects_cycles_rarely_and_main_alone_leaves_the_collector_be(

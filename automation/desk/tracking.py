@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from automation.desk.audit import changed_since_logged, input_record, logged_rolls, same_rows, trail, without_digests
 from automation.desk.trackers.base import UMPIRE, Context, Line, Tracker, TrackerOutput
 from automation.errors import CellProblem, WorkbookError
 from automation.workbook.desk_sheets import TRACKER_LOG, tracker_log_name
-from automation.workbook.package import NewSheet
 from automation.workbook.reader import read_each
+
+if TYPE_CHECKING:  # the package writer is loaded by the plan that writes a log (verify reads the names alone)
+    from automation.workbook.package import NewSheet
 
 
 def log_row(line: Line) -> list[Any]:
@@ -60,6 +62,8 @@ def plan(book: Any, tracker: Tracker, ctx: Context) -> tuple[TrackerOutput, NewS
     """The tracker's output, the log sheet to append (None: the last log is up
     to date) and the problems of the lines left out: a line with a problem is
     reported at its cell and the tracker runs on the others."""
+    from automation.workbook.package import NewSheet
+
     rows, problems = read_each(book, tracker.kind)
     output = TrackerOutput()
     while rows:

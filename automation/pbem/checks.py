@@ -21,7 +21,7 @@ def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, .
     from automation.audit.replay import stderr_progress
     from automation.keys import key_path_for
     from automation.pbem import guard
-    from automation.workbook.package import list_batches
+    from automation.workbook.batches import from_gate
 
     if key_file is None and key_path_for(Path(path)).is_file():
         key_file = key_path_for(Path(path))  # BOOK.key beside the workbook, as refit finds it
@@ -48,7 +48,12 @@ def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, .
                             "another campaign")
     batch_problems = []
     try:
-        batches = list_batches(Path(path), book.gate.data if not getattr(book, "decrypted", False) else None)
+        data = book.gate.data if not getattr(book, "decrypted", False) else None
+        batches = from_gate(path, data) if data is not None else None  # from the reader's gate, as a rule
+        if batches is None:
+            from automation.workbook.package import list_batches
+
+            batches = list_batches(Path(path), data)
     except WorkbookFileError as exc:
         batches, batch_problems = [], [CellProblem("(workbook)", "A1", f"the record of added sheets is damaged: {exc}")]
     result = verify_book(book, key_data.key if key_data else None, batches, stderr_progress())

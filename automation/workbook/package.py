@@ -62,13 +62,14 @@ import itertools
 import os
 import posixpath
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
 from automation.workbook import pkgfile, undo_refs
+from automation.workbook.batches import RECORD, Batch, from_gate
+from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.lock import writing
 from automation.workbook.zipraw import RawZip, parse_zip
@@ -86,21 +87,6 @@ CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
 STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
-RECORD = re.compile(r"_mr_batch_(\d+)", re.I)
-
-
-@dataclass(frozen=True)
-class Batch:
-    """One recorded ``append_sheets`` call: its name, the sheets it added,
-    those of them written as forms for a person to fill (``forms``: inputs,
-    not results) and the sheets it replaced (``replaced``: kept hidden, put
-    back by undo)."""
-
-    name: str
-    sheets: tuple[str, ...]
-    forms: tuple[str, ...] = ()
-    replaced: tuple[str, ...] = ()
-
 
 # --------------------------------------------------------------------------- package
 
@@ -123,7 +109,6 @@ class _Sheet(NamedTuple):
 
 
 _Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
-ENTRY = re.compile(r"(form |replaced )?(\d+)\|(.*)", re.S)  # a batch record's sheet entry
 
 
 def hidden_name(number: int, k: int) -> str:
@@ -237,38 +222,6 @@ class _Package:
         return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
 
 
-_ITEM = r'"(?:[^"]|"")*"'
-_LIST = re.compile(r"\{\s*" + _ITEM + r"(?:\s*[,;]\s*" + _ITEM + r")*\s*\}", re.S)
-_ITEMS = re.compile(_ITEM)
-
-
-def _records(where: str, names: Iterable[tuple[str, str, Any]]) -> list[Any]:
-    """The batch records among a workbook's defined names ((name, text, node)
-    each), oldest first, each as (number, node, batch, entries)."""
-    out = []
-    for name, text, node in names:
-        m = RECORD.fullmatch(name)
-        if not m:
-            continue
-        value = text.strip()
-        if not _LIST.fullmatch(value):
-            raise WorkbookFileError(f"{where}: batch record {name} is damaged: {value[:80]}")
-        texts = [t[1:-1].replace('""', '"') for t in _ITEMS.findall(value)]
-        entries: list[tuple[int | None, str]] = []
-        forms, replaced = [], []
-        for t in texts[1:]:
-            hit = ENTRY.fullmatch(t)
-            if hit is not None and hit.group(1) == "replaced ":
-                replaced.append(hit.group(3))
-                continue
-            if hit is not None and hit.group(1) == "form ":
-                forms.append(hit.group(3))
-            entries.append((int(hit.group(2)), hit.group(3)) if hit else (None, t))
-        batch = Batch(texts[0], tuple(n for _, n in entries), tuple(forms), tuple(replaced))
-        out.append((int(m.group(1)), node, batch, entries))
-    return sorted(out, key=lambda r: r[0])
-
-
 # --------------------------------------------------------------------------- files
 
 def file_digest(path: Path) -> str:
@@ -301,11 +254,8 @@ def list_batches(path: Path, data: bytes | None = None) -> list[Batch]:
     reader's gate passed them, and then read from the defined names that gate
     already parsed, when the workbook part is where it always is)."""
     data = pkgfile.read(Path(path)) if data is None else data
-    gate = Gate.passed_for(str(path), data)
-    names = gate.defined_names() if gate is not None else None
-    if names is not None:
-        return [r[2] for r in _records(str(path), ((name, text, None) for name, text in names))]
-    return [r[2] for r in _Package(str(path), data).records()]
+    found = from_gate(path, data)
+    return found if found is not None else [r[2] for r in _Package(str(path), data).records()]
 
 
 def append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, *, expected_digest: str | None = None,
