@@ -15,6 +15,10 @@ copy). It reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
   from the shortest to the longest campaign) and the ratio longest / shortest;
+  and that ratio paired: a round runs one command at every length back to
+  back, so the median over rounds of each round's own ratio is not moved by
+  the machine growing slower or faster over the run, as the ratio of the
+  medians is;
 * true peak RSS (the kernel's accounting of the child, ``os.wait4``);
 * for refit, the ratio to the measured floor (Python start, reading the
   sheets a refit reads with calamine, copying the file and appending five
@@ -279,14 +283,20 @@ def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log,
                     run(c.argv(w), ROOT)
         log(f"warm-up round {r + 1}/{warmup} done")
     for r in range(rounds):
-        for c in campaigns:
-            for w in what:
+        for w in what:  # one command at every length back to back: each round pairs them (paired_ratio)
+            for c in campaigns:
                 if w in slow and baseline_rounds is not None and r >= baseline_rounds:
                     continue
                 found.setdefault((c.stands, c.done, w), []).append(run(c.argv(w), ROOT))
         LOADS.append(os.getloadavg()[0])
         log(f"round {r + 1}/{rounds} done; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return found
+
+
+def paired_ratio(last: list[dict[str, float]], first: list[dict[str, float]], key: str = "s") -> float:
+    """The median over rounds of each round's ``last / first`` (the runs of one
+    round are paired by their place in the lists, which keep the rounds' order)."""
+    return statistics.median(b[key] / max(a[key], 1e-9) for a, b in zip(first, last))
 
 
 def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, ...]) -> dict[str, Any]:
@@ -301,6 +311,7 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
             rows[w] = {"s": {str(d): round(t, 3) for d, t in times.items()}, "peak_rss_mb": round(rss, 1),
                        "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
                        "ratio_last_first": round(times[last] / times[first], 2),
+                       "paired_last_first": round(paired_ratio(found[(stands, last, w)], found[(stands, first, w)]), 2),
                        "cpu_s": {str(d): round(t, 3) for d, t in cpu.items()},
                        "cpu_ratio_last_first": round(cpu[last] / max(cpu[first], 1e-3), 2)}
         last = str(dates[-1])
@@ -329,12 +340,12 @@ def text(report: dict[str, Any]) -> str:
         naive_rounds = report.get("baseline_rounds") or report["rounds"]
         lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
                   f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
-                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | CPU s "
+                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | CPU s "
                   + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
-                  "|---|" + "---:|" * (2 * len(dates) + 4)]
+                  "|---|" + "---:|" * (2 * len(dates) + 5)]
         for w, r in rows.items():
             lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
-                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | "
+                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['paired_last_first']:.2f} | "
                          + " | ".join(f"{r['cpu_s'][str(d)]:.3f}" for d in dates)
                          + f" | {r['cpu_ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
         ref = rows.get("refit", {})

@@ -23,6 +23,7 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     for row in rows.values():
         assert set(row["s"]) == {"1", "2"} and all(t > 0 for t in row["s"].values())
         assert row["peak_rss_mb"] > 5 and "ms_per_date" in row and row["ratio_last_first"] > 0
+        assert row["paired_last_first"] > 0
     assert {"to_floor", "openpyxl_save_to_refit", "openpyxl_read_only_to_refit",
             "pandas_calamine_to_refit"} <= set(rows["refit"])
     # the campaigns grew as play does: a refitted date more, and the waiting copy took the German spending
@@ -35,3 +36,18 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     assert "Desk T1 1" in desk and "Roll requests" in desk
     trackers = sheet_names(tmp_path / "s40_d2" / "work" / "trackers" / "campaign.xlsx")
     assert "Fires log 1" in trackers, trackers[-8:]
+
+
+def test_the_paired_ratio_is_the_median_of_each_round_s_own_ratio_not_the_ratio_of_the_medians() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bench_commands as bench
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    first = [{"s": 1.0}, {"s": 2.0}, {"s": 1.0}]  # the machine twice as slow in the second round
+    last = [{"s": 1.5}, {"s": 2.2}, {"s": 1.3}]
+    assert bench.paired_ratio(last, first) == 1.3  # the rounds' own ratios: 1.5, 1.1, 1.3
+    found = {(40, 1, "refit"): first, (40, 2, "refit"): last}
+    row = bench.summarise({k: [{**x, "cpu": x["s"], "rss_mb": 50.0} for x in v] for k, v in found.items()},
+                          [40], [1, 2], ("refit",))["40"]["refit"]
+    assert row["paired_last_first"] == 1.3 and row["ratio_last_first"] == 1.5  # the medians: 1.5 / 1.0
