@@ -69,11 +69,12 @@ def from_gate(path: Path | str, data: Any) -> list[Batch] | None:
     reader passed for exactly ``data`` already parsed; None when no such gate
     is in use, or the workbook part is not where it always is (then
     :func:`automation.workbook.package.list_batches` reads them)."""
-    gate = Gate.passed_for(str(path), data)
+    where = str(Path(path))  # as the reader names its gate (a Path): "./book.xlsx" is "book.xlsx"
+    gate = Gate.passed_for(where, data)
     names = gate.defined_names() if gate is not None else None
     if names is None:
         return None
-    return [r[2] for r in records(str(path), ((name, text, None) for name, text in names))]
+    return [r[2] for r in records(where, ((name, text, None) for name, text in names))]
 
 
 __all__ = ["Batch", "ENTRY", "RECORD", "from_gate", "records"]

@@ -49,3 +49,15 @@ def test_a_workbook_part_named_elsewhere_by_the_package_is_read_by_the_package(b
     gate = Gate.of(str(book), data)
     assert gate.defined_names() is None  # not the part it parsed: the package finds and parses the main part
     assert [b.name for b in list_batches(book, data)] == [b.name for b in list_batches(book)] == ["Refit 24DEC"]
+
+
+def test_the_batches_are_found_through_the_readers_gate_whichever_way_the_path_is_written(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from automation.workbook.batches import from_gate
+
+    append_sheets(book, [report()], "Refit 24DEC")
+    monkeypatch.chdir(book.parent)
+    written = f"./{book.name}"  # as a person types it; the reader names its gate by the path made of it
+    read = Workbook(Path(written))
+    found = from_gate(written, read.gate.data)
+    assert found is not None and [b.name for b in found] == ["Refit 24DEC"]
