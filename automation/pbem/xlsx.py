@@ -19,7 +19,7 @@ from typing import Any
 
 from automation.pbem.partstore import PartStore, part_key
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
-from automation.workbook.sheetgraft import TAB_COLOURS
+from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, extent, splice, text_xml

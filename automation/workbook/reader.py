@@ -21,7 +21,7 @@ from automation.workbook.gate import column_letter as gate_column_letter
 from automation.workbook.cellvalues import convert, describe
 from automation.workbook.journal import read_settled
 from automation.workbook.schema import SheetKind
-from automation.workbook.snapshot import Snapshot, take
+from automation.workbook.snapshot import Snapshot, anonymous_file, fd_path, take
 from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
@@ -116,20 +116,17 @@ def _calamine(data: bytes | Snapshot) -> Any:
 
     if isinstance(data, Snapshot):
         return CalamineWorkbook.from_path(data.path)
-    memfd = getattr(os, "memfd_create", None)
-    if memfd is not None and os.path.isdir("/proc/self/fd"):
-        fd = -1
+    fd = anonymous_file()
+    if fd is not None:
         try:
-            fd = memfd("musterroll-workbook", getattr(os, "MFD_CLOEXEC", 0))
             view, written = memoryview(data), 0
             while written < len(data):
                 written += os.write(fd, view[written:])
-            return CalamineWorkbook.from_path(f"/proc/self/fd/{fd}")  # its own descriptor: it reads on
+            return CalamineWorkbook.from_path(fd_path(fd))  # its own descriptor: it reads on
         except OSError:
             pass
         finally:
-            if fd >= 0:
-                os.close(fd)
+            os.close(fd)
     return CalamineWorkbook.from_filelike(io.BytesIO(data))
 
 

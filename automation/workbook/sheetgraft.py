@@ -45,7 +45,7 @@ from automation.errors import UsageError, WorkbookFileError
 if TYPE_CHECKING:  # XlsxWriter is imported where sheets are rendered: undo never loads it
     from xlsxwriter.workbook import Workbook
     from xlsxwriter.worksheet import Worksheet
-from automation.workbook.layout import TAB_COLOURS, WIDE_COLUMN, code_columns, header_width, page_setup  # noqa: F401
+from automation.workbook.layout import TAB_COLOURS, WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, splice, text_xml
 from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 from automation.workbook.text import MAX_TEXT, cell_text, check_calendar_date, utf16_len  # noqa: F401

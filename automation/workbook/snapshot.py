@@ -34,10 +34,12 @@ class Snapshot(mmap.mmap):
     @property
     def path(self) -> str:
         """A path that opens the in-memory file (a parser that reads a path reads exactly these bytes)."""
-        return f"/proc/self/fd/{self.fd}"
+        return fd_path(self.fd)
 
 
-def _memfd() -> int | None:
+def anonymous_file() -> int | None:
+    """A new anonymous in-memory file of this process (its descriptor, closed
+    on exec), where the system has them and a path opens them; else None."""
     memfd = getattr(os, "memfd_create", None)
     if memfd is None or not os.path.isdir("/proc/self/fd"):
         return None
@@ -47,12 +49,18 @@ def _memfd() -> int | None:
         return None
 
 
+def fd_path(fd: int) -> str:
+    """The path that opens this process's descriptor ``fd`` (see :func:`anonymous_file`)."""
+    return f"/proc/self/fd/{fd}"
+
+
 def take(path: Path) -> bytes | Snapshot:
     """The bytes of the file at ``path`` as they are now: a :class:`Snapshot`
     where the system allows one, else ``bytes``. OSError as reading raises it."""
-    fd = _memfd()
+    fd = anonymous_file()
     if fd is None:
         return Path(path).read_bytes()
+    kept = False  # the descriptor is closed here unless a snapshot holds it
     try:
         with open(path, "rb", buffering=0) as src:
             size = 0
@@ -60,22 +68,18 @@ def take(path: Path) -> bytes | Snapshot:
                 while n := os.sendfile(fd, src.fileno(), size, STEP):
                     size += n
             except OSError:  # a file system the kernel cannot copy from this way: read as before
-                os.close(fd)
-                fd = -1
                 src.seek(0)
                 return src.readall()
         if size == 0:  # nothing to map (an empty file: the gate says what it is)
-            os.close(fd)
-            fd = -1
             return b""
         snap = Snapshot(fd, size, access=mmap.ACCESS_READ)
-    except BaseException:
-        if fd >= 0:
+        snap.fd = fd
+        weakref.finalize(snap, os.close, fd)
+        kept = True
+        return snap
+    finally:
+        if not kept:
             os.close(fd)
-        raise
-    snap.fd = fd
-    weakref.finalize(snap, os.close, fd)
-    return snap
 
 
 class _View(io.RawIOBase):
@@ -120,4 +124,4 @@ def as_file(data: bytes | mmap.mmap) -> io.IOBase:
     return io.BytesIO(data) if isinstance(data, bytes) else _View(data)
 
 
-__all__ = ["Snapshot", "as_file", "take"]
+__all__ = ["Snapshot", "anonymous_file", "as_file", "fd_path", "take"]

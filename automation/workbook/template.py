@@ -16,7 +16,7 @@ from typing import Any
 
 from automation.engine.tables import RuleSystem
 from automation.workbook.content import SheetContent  # noqa: F401  (re-exported: whole sheets as data)
-from automation.workbook.effects import effect_text, parse_effect  # noqa: F401  (parse_effect re-exported)
+from automation.workbook.effects import effect_text
 from automation.workbook.layout import TAB_COLOURS, code_columns, page_setup
 from automation.workbook.text import write_text
 from automation.workbook.schema import (

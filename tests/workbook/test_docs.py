@@ -8,7 +8,7 @@ import pytest
 
 from automation.workbook import bf_sheets
 from automation.workbook.schema import CHARTS, MODIFIERS, SETTINGS, SIDES_SHEET, TABLES, SheetKind
-from automation.workbook.sheetgraft import TAB_COLOURS
+from automation.workbook.layout import TAB_COLOURS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "workbook.md"
 KINDS = [SETTINGS, SIDES_SHEET, TABLES, MODIFIERS, CHARTS] + [k for k in bf_sheets.KINDS if k is not bf_sheets.SUMMARY]
