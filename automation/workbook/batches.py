@@ -19,7 +19,7 @@ from automation.workbook.gate import Gate
 
 RECORD = re.compile(r"_mr_batch_(\d+)", re.I)
 ENTRY = re.compile(r"(form |replaced )?(\d+)\|(.*)", re.S)  # a batch record's sheet entry
-_ITEM = r'"(?:[^"]|"")*"'
+_ITEM = r'"[^"]*(?:""[^"]*)*"'  # a quoted text, its quotes doubled (unrolled: no step per character)
 _LIST = re.compile(r"\{\s*" + _ITEM + r"(?:\s*[,;]\s*" + _ITEM + r")*\s*\}", re.S)
 _ITEMS = re.compile(_ITEM)
 
@@ -71,7 +71,7 @@ def from_gate(path: Path | str, data: Any) -> list[Batch] | None:
     :func:`automation.workbook.package.list_batches` reads them)."""
     where = str(Path(path))  # as the reader names its gate (a Path): "./book.xlsx" is "book.xlsx"
     gate = Gate.passed_for(where, data)
-    names = gate.defined_names() if gate is not None else None
+    names = gate.defined_names(RECORD.fullmatch) if gate is not None else None
     if names is None:
         return None
     return [r[2] for r in records(where, ((name, text, None) for name, text in names))]

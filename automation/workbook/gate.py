@@ -37,7 +37,7 @@ import posixpath
 import re
 import weakref
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,7 @@ MAIN_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main",
 REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
           "http://purl.oclc.org/ooxml/officeDocument/relationships")
 _REL_ID = tuple(f"{{{ns}}}id" for ns in REL_NS)  # a sheet's r:id as ElementTree keys it
+_DEFINED_NAMES = tuple(f"{{{ns}}}definedNames" for ns in MAIN_NS)  # the workbook's list of defined names
 
 
 @dataclass(frozen=True)
@@ -271,9 +272,13 @@ class Gate:
                                           if _local(element.tag) == local]
         return self._found[(name, local)]
 
-    def defined_names(self) -> list[tuple[str, str]] | None:
-        """(name, text) of each defined name of ``xl/workbook.xml``, when the
-        package's main part is that one (None otherwise)."""
+    def defined_names(self, wanted: Callable[[str], object] | None = None) -> list[tuple[str, str]] | None:
+        """(name, text) of each defined name of ``xl/workbook.xml`` (only those
+        whose name ``wanted`` accepts, when given: the text of the others is not
+        gathered), when the package's main part is that one (None otherwise).
+        They are the children of the workbook's ``definedNames``, as the
+        package writer reads them: the lists of sheets, print titles and
+        extensions are not walked."""
         try:
             root_rels = self.info("_rels/.rels")
             main = next((r.get("Target", "") for r in (self._elements(root_rels.filename, "Relationship")
@@ -283,8 +288,13 @@ class Gate:
             info = self.info("xl/workbook.xml")
             if main is None or info is None or posixpath.normpath(main.lstrip("/")).lower() != "xl/workbook.xml":
                 return None
-            return [(element.get("name", ""), "".join(element.itertext()))
-                    for element in self._tree(info.filename).iter() if _local(element.tag) == "definedName"]
+            root = self._tree(info.filename)
+            names = next((child for child in root if child.tag in _DEFINED_NAMES), None)
+            if names is None:
+                return []
+            tag = names.tag[:-1]  # {namespace}definedName
+            return [(element.get("name", ""), "".join(element.itertext())) for element in names
+                    if element.tag == tag and (wanted is None or wanted(element.get("name", "")))]
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
 

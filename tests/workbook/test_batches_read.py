@@ -61,3 +61,17 @@ def test_the_batches_are_found_through_the_readers_gate_whichever_way_the_path_i
     read = Workbook(Path(written))
     found = from_gate(written, read.gate.data)
     assert found is not None and [b.name for b in found] == ["Refit 24DEC"]
+
+
+def test_a_record_named_outside_the_workbooks_defined_names_is_no_batch_either_way(book: Path) -> None:
+    from automation.workbook.batches import RECORD
+
+    append_sheets(book, [report()], "Refit 24DEC")
+    workbook = contents(book)["xl/workbook.xml"]
+    stray = (b'<extLst><ext uri="{00000000-0000-0000-0000-000000000000}">'
+             b'<definedName name="_mr_batch_0009">{"Not a batch","7|Nowhere"}</definedName></ext></extLst>')
+    rezip(book, {"xl/workbook.xml": workbook.replace(b"</workbook>", stray + b"</workbook>")})
+    read = Workbook(book)
+    assert [n for n, _ in read.gate.defined_names(RECORD.fullmatch) or []] == ["_mr_batch_0001"]
+    assert [b.name for b in list_batches(book, read.gate.data)] == [b.name for b in list_batches(book)] \
+        == ["Refit 24DEC"]
