@@ -1,3 +1,3 @@
-from automation.cli import run
+from automation.cli import console
 
-raise SystemExit(run())
+console()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -213,5 +214,34 @@ def run(argv: Sequence[str] | None = None) -> int:
     return main(argv)
 
 
+def console() -> NoReturn:
+    """The process entry (``musterroll``, ``python -m automation``): :func:`run`,
+    then the process ends at once, with its output flushed. Every file a
+    command writes is written, synced and closed before it returns, so what
+    the interpreter would do on its way out (take apart every module and free
+    every object one by one: about 0.15 s after a refit of 5,000 stands) is
+    left to the system, which takes the memory back whole. A process that
+    still runs another thread or child process (a report's background check
+    that failed early) ends the usual way, waiting for them."""
+    code = run()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken pipe: let the interpreter report it as it does
+        raise SystemExit(code) from None
+    if _others_running():
+        raise SystemExit(code)
+    os._exit(code)
+
+
+def _others_running() -> bool:
+    import threading
+
+    if threading.active_count() > 1:
+        return True
+    processes = sys.modules.get("multiprocessing")
+    return processes is not None and bool(processes.active_children())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(run())
+    console()

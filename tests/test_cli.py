@@ -153,8 +153,53 @@ def test_python_dash_m_and_the_console_script_run_the_process_entry():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    assert tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["musterroll"] == "automation.cli:run"
-    out = subprocess.run([sys.executable, "-c", "import gc, runpy, sys; sys.argv = ['musterroll', 'tables', '--json'];"
-                          "\ntry:\n    runpy.run_module('automation', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-                          "print(gc.get_threshold(), file=sys.stderr)"], capture_output=True, text=True, cwd=root)
-    assert out.stderr.strip().endswith("(200000, 20, 10)")
+    assert tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["musterroll"] == \
+        "automation.cli:console"
+    assert "console()" in (root / "automation" / "__main__.py").read_text()
+    out = subprocess.run([sys.executable, "-m", "automation", "tables", "--json"], capture_output=True, text=True,
+                         cwd=root)
+    assert out.returncode == 0 and {t["id"] for t in json.loads(out.stdout)} >= {"bf.armor_repair", "bf.escape"}
+
+
+_ENTRY = ("import atexit, sys, threading, time\n"
+          "atexit.register(lambda: print('taken apart', file=sys.stderr))\n"
+          "if sys.argv[1] == 'thread':\n"
+          "    threading.Thread(target=time.sleep, args=(0.2,)).start()\n"
+          "sys.argv = ['musterroll'] + sys.argv[2:]\n"
+          "from automation.cli import console\n"
+          "console()\n")
+
+
+def _entry(*argv):
+    return subprocess.run([sys.executable, "-c", _ENTRY, *argv], capture_output=True, text=True)
+
+
+def test_the_process_entry_ends_at_once_with_all_its_output_and_its_exit_code():
+    done = _entry("alone", "tables", "--json")  # stdout is a pipe: block-buffered, flushed before the end
+    assert done.returncode == 0 and len(json.loads(done.stdout)) > 10
+    assert "taken apart" not in done.stderr  # the interpreter's own way out (its exit handlers) was skipped
+    refused = _entry("alone", "odds", "bf.nope")
+    assert refused.returncode == 2 and "unknown table 'bf.nope'" in refused.stderr
+    assert "taken apart" not in refused.stderr
+
+
+def test_the_process_entry_ends_the_usual_way_while_another_thread_still_runs():
+    done = _entry("thread", "tables", "--json")
+    assert done.returncode == 0 and len(json.loads(done.stdout)) > 10
+    assert "taken apart" in done.stderr
+
+
+def test_a_refit_run_by_the_process_entry_leaves_its_workbook_whole(tmp_path):
+    import shutil
+
+    from automation.samples import SAMPLE
+    from automation.workbook.package import list_batches
+
+    book = tmp_path / "campaign.xlsx"
+    shutil.copyfile(SAMPLE, book)
+    shutil.copyfile(SAMPLE.with_suffix(".key"), book.with_suffix(".key"))
+    done = subprocess.run([sys.executable, "-m", "automation", "refit", str(book), "--quiet"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(list_batches(book)) == 1
+    assert main(["verify", str(book)]) == 0  # every sheet written, sealed and replayed with the key
