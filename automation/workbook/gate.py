@@ -263,6 +263,18 @@ class Gate:
                 raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
         return self._trees[name]
 
+    def list_part(self, name: str) -> Any | None:
+        """One of the parts that list every sheet and relationship (``TREES``,
+        named case-insensitively) as ElementTree parsed it for this gate: the
+        root element, or None when the package has no such part."""
+        info = self.info(name)
+        if info is None or info.filename.lower() not in TREES:
+            return None
+        try:
+            return self._tree(info.filename)
+        except _Refused as exc:
+            raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+
     def _elements(self, name: str, local: str) -> list[Mapping[str, str]]:
         """The attributes of every ``local`` element (any namespace) of part
         ``name``, as ElementTree holds them: a namespaced attribute is keyed

@@ -63,7 +63,7 @@ import os
 import posixpath
 import re
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
@@ -87,6 +87,9 @@ CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
 STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
+LISTED = frozenset({"sheet", "definedName"})  # the long lists of workbook.xml, which an append reads from the gate
+_ET_SHEETS, _ET_NAMES = f"{{{MAIN_NS}}}sheets", f"{{{MAIN_NS}}}definedNames"
+_ET_SHEET, _ET_RID = f"{{{MAIN_NS}}}sheet", f"{{{REL_NS}}}id"
 
 # --------------------------------------------------------------------------- package
 
@@ -94,7 +97,6 @@ class _Rel(NamedTuple):  # named tuples: a long campaign's workbook has a thousa
     id: str
     type: str
     target: str | None  # the part (zip name) it points to; None if external
-    node: XNode
 
 
 class _Sheet(NamedTuple):
@@ -103,7 +105,7 @@ class _Sheet(NamedTuple):
     sheet_id: int
     rid: str
     visible: bool
-    node: XNode
+    node: XNode | None  # None from listed()
     part: str | None
     rel_type: str
 
@@ -126,7 +128,7 @@ class _Package:
         known = Gate.passed_for(path, data) if digest is None else None  # e.g. verify's reader's
         self.gate = known or (Gate(path, data) if digest is None else Gate.of(path, data, digest=digest))
         self.zip: RawZip = parse_zip(data, path)
-        self._docs: dict[str, XmlDoc] = {}
+        self._docs: dict[tuple[str, frozenset[str]], XmlDoc] = {}
         self._rels: dict[str, list[_Rel]] = {}  # by part: the parsed documents are never changed in place
         self._sheets: list[_Sheet] | None = None
         self._sources: set[str] | None = None  # the parts with relationships, lower case
@@ -137,22 +139,36 @@ class _Package:
             missing = "[Content_Types].xml" if types is None else "xl/workbook.xml"
             raise WorkbookFileError(f"{path}: not an Excel workbook (.xlsx): {missing} is missing")
         self.wb_part, self.wb_rels = member.name, rels_name(member.name)
-        self.wb, self.types_part = self.doc(self.wb_part), types.name
-        if self.wb.root.ns == STRICT_NS:
+        shell, self.types_part = self.shell, types.name
+        if shell.root.ns == STRICT_NS:
             raise WorkbookFileError(f"{path}: Strict Open XML workbooks are not supported; save as 'Excel Workbook'")
-        if (self.wb.root.ns, self.wb.root.local) != (MAIN_NS, "workbook") or self.wb.root.find("sheets") is None:
+        if (shell.root.ns, shell.root.local) != (MAIN_NS, "workbook") or shell.root.find("sheets") is None:
             raise WorkbookFileError(f"{path}: {self.wb_part} is not an Excel workbook part")
+
+    @property
+    def wb(self) -> XmlDoc:
+        """The workbook part, every element located."""
+        return self.doc(self.wb_part)
+
+    @property
+    def shell(self) -> XmlDoc:
+        """The workbook part with its sheets and defined names not located one
+        by one (``LISTED``): enough to append to their lists."""
+        return self.doc(self.wb_part, LISTED)
 
     @property
     def types(self) -> XmlDoc:
         """[Content_Types].xml, parsed when first needed (a reader of the batches never does)."""
         return self.doc(self.types_part)
 
-    def doc(self, part: str) -> XmlDoc:
-        if part not in self._docs:
+    def doc(self, part: str, skip: frozenset[str] = frozenset()) -> XmlDoc:
+        """Part ``part`` parsed, its elements named in ``skip`` left unlocated
+        (see :func:`parse_xml`); a part parsed whole serves every ask."""
+        found = self._docs.get((part, frozenset())) or self._docs.get((part, skip))
+        if found is None:
             self.gate.check_part(part)
-            self._docs[part] = parse_xml(self.zip.read(part), part)
-        return self._docs[part]
+            found = self._docs[(part, skip)] = parse_xml(self.zip.read(part), part, skip)
+        return found
 
     def rels(self, part: str) -> list[_Rel]:
         if part not in self._rels:
@@ -175,10 +191,10 @@ class _Package:
         out = []
         base = posixpath.dirname(part)
         plain_base = not base or PLAIN_PATH.fullmatch(base) is not None
-        for node in self.doc(member.name).root.children if member else ():
+        for node in self._rel_attrs(member.name) if member else ():
             target: str | None = None
-            if node.attr("TargetMode") != "External":
-                raw = node.get("Target").split("#")[0]
+            if node.get("TargetMode") != "External":
+                raw = (node.get("Target") or "").split("#")[0]
                 if plain_base and PLAIN_PATH.fullmatch(raw):  # nothing to normalise or decode (most targets)
                     path = f"{base}/{raw}" if base else raw
                     found = self.zip.get(path)
@@ -187,8 +203,16 @@ class _Package:
                         posixpath.normpath(posixpath.join(base, raw))
                     found = self.zip.get(path) or self.zip.get(unquote(path))
                 target = found.name if found else path
-            out.append(_Rel(node.get("Id"), node.get("Type"), target, node))
+            out.append(_Rel(node.get("Id") or "", node.get("Type") or "", target))
         return out
+
+    def _rel_attrs(self, member: str) -> list[Mapping[str, str]]:
+        """The attributes of each relationship of part ``member`` (every child of
+        its root): the workbook's, as the gate parsed them, else parsed here."""
+        listed = self.gate.list_part(member) if member.lower() == "xl/_rels/workbook.xml.rels" else None
+        if listed is not None and self.gate.info(member).filename == member:
+            return [child.attrib for child in listed]
+        return [node.attrs for node in self.doc(member).root.children]
 
     def sheets(self) -> list[_Sheet]:
         if self._sheets is None:
@@ -206,6 +230,31 @@ class _Package:
             out.append(_Sheet(i, node.get("name"), int(sheet_id), rid, node.get("state") in ("", "visible"), node,
                               rel.target if rel else None, rel.type if rel else ""))
         return out
+
+    def listed(self) -> tuple[list[_Sheet], list[tuple[str, str]]]:
+        """The sheets as :meth:`sheets` gives them but without their elements
+        (``node`` None), and the (name, localSheetId) of each defined name:
+        from the gate's parse of the workbook part, so that an append locates
+        neither list one element at a time (from the part parsed whole when it
+        is not ``xl/workbook.xml``, or was already parsed whole)."""
+        tree = self.gate.list_part(self.wb_part) if self.wb_part.lower() == "xl/workbook.xml" else None
+        if tree is None or self.gate.info(self.wb_part).filename != self.wb_part or \
+                (self.wb_part, frozenset()) in self._docs:
+            names = self.wb.root.find("definedNames")
+            return self.sheets(), [(n.get("name"), n.get("localSheetId"))
+                                   for n in (names.children if names is not None else ())]
+        rels = {r.id: r for r in self.rels(self.wb_part)}
+        holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
+        out = []
+        for i, node in enumerate(c for c in (holder if holder is not None else ()) if c.tag == _ET_SHEET):
+            rid, sheet_id, name = node.get(_ET_RID) or "", node.get("sheetId") or "", node.get("name") or ""
+            rel = rels.get(rid)
+            if not sheet_id.isdigit():
+                raise WorkbookFileError(f"{self.where}: sheet {name!r} has a bad sheetId")
+            out.append(_Sheet(i, name, int(sheet_id), rid, (node.get("state") or "") in ("", "visible"), None,
+                              rel.target if rel else None, rel.type if rel else ""))
+        names = next((child for child in tree if child.tag == _ET_NAMES), None)
+        return out, [(n.get("name") or "", n.get("localSheetId") or "") for n in (names if names is not None else ())]
 
     def part_of(self, rel_type: str, source: str | None = None) -> str | None:
         rels = self.rels(self.wb_part if source is None else source)
@@ -283,7 +332,9 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         raise UsageError(f"batch {batch!r} has no sheets")
     path = Path(path)
     real, before, pkg = _open_for_change(path, expected_digest, read)
-    current = pkg.sheets()
+    # a sheet replaced is changed in place, so the workbook part is then located whole; an append alone only
+    # adds to the ends of its lists, and of those of the relationships and content types
+    current, defined = (pkg.sheets(), []) if replace else pkg.listed()
     seen = {s.name.lower(): s.name for s in current}
     new_names = {s.name.lower() for s in sheets}
     replaced: list[_Sheet] = []
@@ -305,7 +356,9 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     result = graft(*draw(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
     added: list[tuple[str, bytes, str | None]] = list(result.parts)
     rels_member = pkg.zip.get(pkg.wb_rels)
-    wb, rels_doc, types = pkg.wb, pkg.doc(rels_member.name if rels_member else pkg.wb_rels), pkg.types
+    wb = pkg.wb if replace else pkg.shell
+    rels_doc = pkg.doc(rels_member.name if rels_member else pkg.wb_rels, frozenset({"Relationship"}))
+    types = pkg.doc(pkg.types_part, frozenset({"Override"}))
     rel_ids = {r.id for r in pkg.rels(pkg.wb_part)}
     first = max([int(m.group(1)) for i in rel_ids if (m := re.fullmatch(r"rId(\d+)", i))] + [0]) + 1
     fresh = (f"rId{n}" for n in itertools.count(first) if f"rId{n}" not in rel_ids)
@@ -332,12 +385,12 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
     names_node = wb.root.find("definedNames")
     owner = names_node if names_node is not None else wb.root
-    number = max([int(m.group(1)) for n in (names_node.children if names_node is not None else ())
-                  if (m := RECORD.fullmatch(n.get("name")))] + [0]) + 1
+    if replace:
+        defined = [(n.get("name"), n.get("localSheetId")) for n in (names_node.children if names_node is not None else ())]
+    number = max([int(m.group(1)) for name, _ in defined if (m := RECORD.fullmatch(name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
-    taken_titles = {n.get("localSheetId") for n in (names_node.children if names_node is not None else ())
-                    if n.get("name").lower() == "_xlnm.print_titles"}
+    taken_titles = {local for name, local in defined if name.lower() == "_xlnm.print_titles"}
     for i, (grafted, sheet) in enumerate(zip(result.sheets, sheets), start=len(current)):
         if str(i) not in taken_titles:  # each new sheet prints its header (a form: its top rows) on every page
             quoted = "'" + grafted.name.replace("'", "''") + "'"
@@ -373,7 +426,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     if pkg.zip.get(styles_part):
         replaced[styles_part] = result.styles
     app = pkg.part_of("extended-properties", source="")
-    if app and (edits := app_titles_edits(pkg.doc(app), pkg.worksheet_names(), add=[g.name for g in result.sheets])):
+    worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
+    if app and (edits := app_titles_edits(pkg.doc(app), worksheets, add=[g.name for g in result.sheets])):
         replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, edits))
     _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
 

@@ -124,6 +124,7 @@ class Edit:
     text: str
 
 
+_SKIPPED = [None]  # the stack's entry for an element skipped, or inside one (see parse_xml)
 _START_TAG = re.compile(r"<[^\s/>!?]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*(/?)>")
 _ATTR = re.compile(r"([^\s=/>]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
@@ -139,13 +140,19 @@ def _parser(part: str, encoding: str | None, separator: str | None = None) -> An
     return parser
 
 
-def parse_xml(data: bytes, part: str) -> XmlDoc:
+def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset()) -> XmlDoc:
     """Parse one XML part safely (expat: no document type, so no entities) and
     locate every element in its text.
 
     expat is the only tokenizer: each element is placed where expat reports
     its start and end tags (byte offsets of the part as UTF-8, turned into
-    offsets of its text), and a start tag's extent is matched only there."""
+    offsets of its text), and a start tag's extent is matched only there.
+
+    ``skip``: local names of elements that are read (the whole part is still
+    parsed and checked) but neither located nor listed among their parent's
+    children, nor is anything inside them: for a writer that only appends to
+    a long list and knows its items from elsewhere (the list of sheets, of
+    relationships, of content types)."""
     encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
         "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
     declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
@@ -173,6 +180,9 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
     parser = _parser(part, "utf-8")
 
     def start(qname: str, attrs: dict[str, str]) -> None:
+        if skip and ((stack and stack[-1] is _SKIPPED) or qname.rpartition(":")[2] in skip):
+            stack.append(_SKIPPED)
+            return
         at = char_at(parser.CurrentByteIndex)
         # the start tag ends at the first ">" unless that one lies in an attribute value (an odd number of
         # double quotes before it, or single quotes used): then the tag is matched whole
@@ -200,7 +210,7 @@ def parse_xml(data: bytes, part: str) -> XmlDoc:
 
     def finish(qname: str) -> None:
         open_ = stack.pop()
-        if open_[0] is None:
+        if open_[0] is None:  # (an element already whole, or one skipped)
             return
         q, ns, local, attrs, nsmap, s0, inner, children = open_
         at = char_at(parser.CurrentByteIndex)

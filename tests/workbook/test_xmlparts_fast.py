@@ -189,3 +189,22 @@ def test_the_file_read_back_must_hold_the_directory_and_every_part_written_anew(
     assert not wrote.check(data[:-1])
     untouched = raw.get("xl/worksheets/sheet1.xml")
     assert untouched is not None and data.find(bytes(untouched.local)) >= 0  # copied as it was
+
+
+def test_elements_skipped_by_name_are_read_but_not_located_and_all_else_is_located_alike() -> None:
+    whole = parse_xml(PART, "xl/workbook.xml")
+    shell = parse_xml(PART, "xl/workbook.xml", frozenset({"sheet", "definedName"}))
+    assert [n.local for n in shell.root.children] == [n.local for n in whole.root.children]
+    for a, b in zip(shell.root.children, whole.root.children):
+        assert (a.start, a.inner_start, a.inner_end, a.end, a.attrs) == (b.start, b.inner_start, b.inner_end, b.end,
+                                                                        b.attrs)
+    sheets, names = shell.root.find("sheets"), shell.root.find("definedNames")
+    assert sheets is not None and sheets.children == () and names is not None and names.children == ()
+    nested = b'<w xmlns="urn:w"><a><s><a/><b/></s></a><b/></w>'  # nothing inside a skipped element is listed
+    assert [n.local for n in _walk(parse_xml(nested, "x.xml", frozenset({"s"})).root)] == ["w", "a", "b"]
+    with pytest.raises(WorkbookFileError, match="not usable XML"):  # a skipped element is still read
+        parse_xml(b'<w><s><a></s></w>', "x.xml", frozenset({"s"}))
+    accented = ('<w xmlns="urn:w"><s n="Straße"/><é a="ö">t</é></w>').encode()
+    doc = parse_xml(accented, "x.xml", frozenset({"s"}))
+    e = doc.root.children[0]
+    assert doc.text[e.start:e.end] == '<é a="ö">t</é>'  # places after a skipped element, counted in characters
