@@ -386,7 +386,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     names_node = wb.root.find("definedNames")
     owner = names_node if names_node is not None else wb.root
     if replace:
-        defined = [(n.get("name"), n.get("localSheetId")) for n in (names_node.children if names_node is not None else ())]
+        defined = [(n.get("name"), n.get("localSheetId"))
+                   for n in (names_node.children if names_node is not None else ())]
     number = max([int(m.group(1)) for name, _ in defined if (m := RECORD.fullmatch(name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'

@@ -140,7 +140,9 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
         (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _,
          offset) = central.unpack_from(data, at)
         raw_name = data[at + 46:at + 46 + nlen]
-        name = raw_name.decode("utf-8" if flags & 0x800 else "cp437")
+        # (a name in ASCII reads alike either way, and ASCII is decoded without a code page's table)
+        name = raw_name.decode("ascii") if raw_name.isascii() else \
+            raw_name.decode("utf-8" if flags & 0x800 else "cp437")
         lower = name.lower()
         total += usize
         # every check at once, its message made only for a member that fails one

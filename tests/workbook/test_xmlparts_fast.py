@@ -208,3 +208,20 @@ def test_elements_skipped_by_name_are_read_but_not_located_and_all_else_is_locat
     doc = parse_xml(accented, "x.xml", frozenset({"s"}))
     e = doc.root.children[0]
     assert doc.text[e.start:e.end] == '<é a="ö">t</é>'  # places after a skipped element, counted in characters
+
+
+def test_member_names_are_read_as_zipfile_reads_them_in_ascii_in_utf_8_and_in_the_old_code_page() -> None:
+    import io
+    import zipfile
+
+    from automation.workbook.zipraw import parse_zip
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name in ("xl/worksheets/sheet1.xml", "xl/media/Straße → 𝔘.png"):  # the second flagged UTF-8
+            z.writestr(name, b"x")
+        z.writestr("xl/media/cafe.png", b"y")
+    data = out.getvalue().replace(b"cafe.png", "café.png".encode("cp437"))  # as an old zip program names it
+    assert [m.name for m in parse_zip(data, "book.xlsx").members] == \
+        [i.filename for i in zipfile.ZipFile(io.BytesIO(data)).infolist()] == \
+        ["xl/worksheets/sheet1.xml", "xl/media/Straße → 𝔘.png", "xl/media/café.png"]
