@@ -220,41 +220,43 @@ class _Package:
         return list(self._sheets)
 
     def _read_sheets(self) -> list[_Sheet]:
-        rels = {r.id: r for r in self.rels(self.wb_part)}
-        out = []
-        for i, node in enumerate(self.wb.root.find("sheets").findall("sheet")):  # type: ignore[union-attr]
-            rid, sheet_id = node.attr("id", REL_NS) or "", node.get("sheetId")
-            rel = rels.get(rid)
-            if not sheet_id.isdigit():
-                raise WorkbookFileError(f"{self.where}: sheet {node.get('name')!r} has a bad sheetId")
-            out.append(_Sheet(i, node.get("name"), int(sheet_id), rid, node.get("state") in ("", "visible"), node,
-                              rel.target if rel else None, rel.type if rel else ""))
-        return out
+        return self._sheet_list((n.get("name"), n.get("sheetId"), n.attr("id", REL_NS) or "", n.get("state"), n)
+                                for n in self.wb.root.find("sheets").findall("sheet"))  # type: ignore[union-attr]
 
-    def listed(self) -> tuple[list[_Sheet], list[tuple[str, str]]]:
-        """The sheets as :meth:`sheets` gives them but without their elements
-        (``node`` None), and the (name, localSheetId) of each defined name:
-        from the gate's parse of the workbook part, so that an append locates
-        neither list one element at a time (from the part parsed whole when it
-        is not ``xl/workbook.xml``, or was already parsed whole)."""
-        tree = self.gate.list_part(self.wb_part) if self.wb_part.lower() == "xl/workbook.xml" else None
-        if tree is None or self.gate.info(self.wb_part).filename != self.wb_part or \
-                (self.wb_part, frozenset()) in self._docs:
-            names = self.wb.root.find("definedNames")
-            return self.sheets(), [(n.get("name"), n.get("localSheetId"))
-                                   for n in (names.children if names is not None else ())]
+    def _sheet_list(self, found: Iterable[tuple[str, str, str, str, XNode | None]]) -> list[_Sheet]:
+        """The sheets from (name, sheetId, r:id, state, element) of each, in order."""
         rels = {r.id: r for r in self.rels(self.wb_part)}
-        holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
         out = []
-        for i, node in enumerate(c for c in (holder if holder is not None else ()) if c.tag == _ET_SHEET):
-            rid, sheet_id, name = node.get(_ET_RID) or "", node.get("sheetId") or "", node.get("name") or ""
+        for i, (name, sheet_id, rid, state, node) in enumerate(found):
             rel = rels.get(rid)
             if not sheet_id.isdigit():
                 raise WorkbookFileError(f"{self.where}: sheet {name!r} has a bad sheetId")
-            out.append(_Sheet(i, name, int(sheet_id), rid, (node.get("state") or "") in ("", "visible"), None,
+            out.append(_Sheet(i, name, int(sheet_id), rid, state in ("", "visible"), node,
                               rel.target if rel else None, rel.type if rel else ""))
+        return out
+
+    def defined(self) -> list[tuple[str, str]]:
+        """(name, localSheetId) of each defined name, from the workbook part parsed whole."""
+        names = self.wb.root.find("definedNames")
+        return [(n.get("name"), n.get("localSheetId")) for n in (names.children if names is not None else ())]
+
+    def listed(self) -> tuple[list[_Sheet], list[tuple[str, str]]]:
+        """The sheets as :meth:`sheets` gives them but without their elements
+        (``node`` None), and :meth:`defined`: from the gate's parse of the
+        workbook part, so that an append locates neither list one element at
+        a time (from the part parsed whole when it is not ``xl/workbook.xml``,
+        or was already parsed whole)."""
+        tree = self.gate.list_part(self.wb_part) if self.wb_part.lower() == "xl/workbook.xml" else None
+        if tree is None or self.gate.info(self.wb_part).filename != self.wb_part or \
+                (self.wb_part, frozenset()) in self._docs:
+            return self.sheets(), self.defined()
+        holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
+        sheets = self._sheet_list((n.get("name") or "", n.get("sheetId") or "", n.get(_ET_RID) or "",
+                                   n.get("state") or "", None)
+                                  for n in (holder if holder is not None else ()) if n.tag == _ET_SHEET)
         names = next((child for child in tree if child.tag == _ET_NAMES), None)
-        return out, [(n.get("name") or "", n.get("localSheetId") or "") for n in (names if names is not None else ())]
+        return sheets, [(n.get("name") or "", n.get("localSheetId") or "")
+                        for n in (names if names is not None else ())]
 
     def part_of(self, rel_type: str, source: str | None = None) -> str | None:
         rels = self.rels(self.wb_part if source is None else source)
@@ -334,7 +336,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     real, before, pkg = _open_for_change(path, expected_digest, read)
     # a sheet replaced is changed in place, so the workbook part is then located whole; an append alone only
     # adds to the ends of its lists, and of those of the relationships and content types
-    current, defined = (pkg.sheets(), []) if replace else pkg.listed()
+    current, defined = (pkg.sheets(), pkg.defined()) if replace else pkg.listed()
     seen = {s.name.lower(): s.name for s in current}
     new_names = {s.name.lower() for s in sheets}
     replaced: list[_Sheet] = []
@@ -385,9 +387,6 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
     names_node = wb.root.find("definedNames")
     owner = names_node if names_node is not None else wb.root
-    if replace:
-        defined = [(n.get("name"), n.get("localSheetId"))
-                   for n in (names_node.children if names_node is not None else ())]
     number = max([int(m.group(1)) for name, _ in defined if (m := RECORD.fullmatch(name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
