@@ -151,7 +151,9 @@ class Workbook:
         self.sheet_names: list[str] = list(self._book.sheet_names)
         self._names = set(self.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
-        self._stamps: dict[str, str | None] | None = None  # by sheet name (part_stamp), all at once
+        self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp), each worked out when first asked for
+        self._shared_stamp: str | None = None  # the shared strings' part of every stamp
+
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
@@ -177,22 +179,18 @@ class Workbook:
         """The CRC-32 and sizes, from the zip directory, of the part(s) sheet
         ``name`` is read from and of the shared strings its cells may point
         into (nothing is parsed): equal stamps, equal values. None when the
-        sheet has no part. Worked out for every sheet at the first ask, in
-        one pass: the zip directory read never changes, and the commands that
-        ask ask for most sheets."""
-        if self._stamps is None:
-            self._stamps = self._all_stamps()
-        return self._stamps.get(name)
-
-    def _all_stamps(self) -> dict[str, str | None]:
-        targets, info = self._gate.sheet_targets(), self._gate.info
-        strings = info("xl/sharedStrings.xml")
-        shared = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
-        out: dict[str, str | None] = {}
-        for name in targets:
-            found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for p in targets[name] if (i := info(p)) is not None]
-            out[name] = "+".join(found) + shared if found else None
-        return out
+        sheet has no part. Worked out for each sheet when first asked for (a
+        command asks for a few of a long campaign's thousand sheets; verify,
+        for each it walks)."""
+        if name not in self._stamps:
+            info = self._gate.info
+            if self._shared_stamp is None:
+                strings = info("xl/sharedStrings.xml")
+                self._shared_stamp = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
+            found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}"
+                     for p in self._gate.sheet_targets().get(name, ()) if (i := info(p)) is not None]
+            self._stamps[name] = "+".join(found) + self._shared_stamp if found else None
+        return self._stamps[name]
 
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next

@@ -83,3 +83,11 @@ def test_two_sheets_of_the_same_cells_have_stamps_of_their_own(campaign):
     assert all(len(prints) == 1 for prints in by_stamp.values())
     parts = {name: book.part_stamp(name) for name in book.sheet_names}
     assert len(set(parts.values())) < len(parts)  # the campaign has sheets of the same cells
+
+
+def test_a_stamp_is_worked_out_for_the_sheet_asked_for_alone(campaign):
+    book = Workbook(campaign("dec26"))
+    first = book.part_stamp("Campaign")
+    assert first is not None and list(book.gate.sheet_targets()._done) == ["Campaign"]  # no other sheet resolved
+    assert all(book.part_stamp(name) == Workbook(book.path).part_stamp(name) for name in book.sheet_names)
+    assert book.part_stamp("Campaign") == first and book.part_stamp("No such sheet") is None
