@@ -51,7 +51,7 @@ def cmd_refit(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from automation.workbook.package import remove_last_batch  # (not the service: undo reads no sheet, resolves no rule)
+    from automation.workbook.undo import remove_last_batch  # (not the service: undo reads no sheet, resolves no rule)
 
     removed = remove_last_batch(Path(args.book))
     print("removed: " + ", ".join(removed))

@@ -52,7 +52,7 @@ def refit(path: Path, key_file: Path | None = None) -> RefitOutcome:
 
 def undo(path: Path) -> list[str]:
     from automation.workbook.lock import writing
-    from automation.workbook.package import remove_last_batch
+    from automation.workbook.undo import remove_last_batch
 
     with writing(path):  # the package reader refuses files that are not workbooks before touching anything
         return remove_last_batch(Path(path))

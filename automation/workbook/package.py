@@ -63,11 +63,12 @@ import os
 import posixpath
 import re
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookError, WorkbookFileError
 from automation.workbook import pkgfile, undo_refs
+from automation.workbook.apptitles import app_titles_edits
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
@@ -75,12 +76,12 @@ from automation.workbook.lock import writing
 from automation.workbook.zipraw import RawZip, parse_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
-    app_titles_edits, apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
+    apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
     parse_xml, prefix_for, qualified, rels_name, draw, set_attr, utf16_len,
 )
 
 __all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
-           "file_digest", "list_batches", "remove_last_batch", "sheet_names"]
+           "file_digest", "list_batches", "sheet_names"]
 
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
@@ -89,7 +90,7 @@ RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
 STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
 LISTED = frozenset({"sheet", "definedName"})  # the long lists of workbook.xml, which an append reads from the gate
 _ET_SHEETS, _ET_NAMES = f"{{{MAIN_NS}}}sheets", f"{{{MAIN_NS}}}definedNames"
-_ET_SHEET, _ET_RID = f"{{{MAIN_NS}}}sheet", f"{{{REL_NS}}}id"
+_ET_SHEET, _ET_RID, _ET_NAME = f"{{{MAIN_NS}}}sheet", f"{{{REL_NS}}}id", f"{{{MAIN_NS}}}definedName"
 
 # --------------------------------------------------------------------------- package
 
@@ -105,9 +106,30 @@ class _Sheet(NamedTuple):
     sheet_id: int
     rid: str
     visible: bool
-    node: XNode | None  # None from listed()
+    node: XNode | None  # None when listed from the gate's parse (see _Package.listing)
     part: str | None
     rel_type: str
+
+
+class _Name(NamedTuple):
+    """One defined name of the workbook part: its place among the defined
+    names, its name, localSheetId (the empty text for none) and text (when
+    asked for), and its element when it was located."""
+
+    index: int
+    name: str
+    local: str
+    text: str
+    node: XNode | None
+
+
+class _Lists(NamedTuple):
+    """The workbook part's long lists (see :meth:`_Package.listing`); ``children``:
+    how many elements its ``definedNames`` holds (None without one)."""
+
+    sheets: list[_Sheet]
+    names: list[_Name]
+    children: int | None
 
 
 _Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
@@ -139,10 +161,16 @@ class _Package:
             missing = "[Content_Types].xml" if types is None else "xl/workbook.xml"
             raise WorkbookFileError(f"{path}: not an Excel workbook (.xlsx): {missing} is missing")
         self.wb_part, self.wb_rels = member.name, rels_name(member.name)
-        shell, self.types_part = self.shell, types.name
-        if shell.root.ns == STRICT_NS:
+        self.types_part = types.name
+        tree = self._tree()
+        if tree is not None:  # (the gate's parse of the same bytes: not parsed again only to look at its root)
+            root, holder = tree.tag, next((c for c in tree if c.tag == _ET_SHEETS), None)
+        else:
+            shell = self.shell
+            root, holder = f"{{{shell.root.ns}}}{shell.root.local}", shell.root.find("sheets")
+        if root == f"{{{STRICT_NS}}}workbook":
             raise WorkbookFileError(f"{path}: Strict Open XML workbooks are not supported; save as 'Excel Workbook'")
-        if (shell.root.ns, shell.root.local) != (MAIN_NS, "workbook") or shell.root.find("sheets") is None:
+        if root != f"{{{MAIN_NS}}}workbook" or holder is None:
             raise WorkbookFileError(f"{path}: {self.wb_part} is not an Excel workbook part")
 
     @property
@@ -161,13 +189,17 @@ class _Package:
         """[Content_Types].xml, parsed when first needed (a reader of the batches never does)."""
         return self.doc(self.types_part)
 
-    def doc(self, part: str, skip: frozenset[str] = frozenset()) -> XmlDoc:
+    def doc(self, part: str, skip: frozenset[str] = frozenset(),
+            keep: Callable[[str, Mapping[str, str]], object] | None = None) -> XmlDoc:
         """Part ``part`` parsed, its elements named in ``skip`` left unlocated
-        (see :func:`parse_xml`); a part parsed whole serves every ask."""
-        found = self._docs.get((part, frozenset())) or self._docs.get((part, skip))
+        but those ``keep`` accepts (see :func:`parse_xml`); a part parsed whole
+        serves every ask (a part parsed with ``keep`` is not kept for the next)."""
+        found = self._docs.get((part, frozenset())) or (self._docs.get((part, skip)) if keep is None else None)
         if found is None:
             self.gate.check_part(part)
-            found = self._docs[(part, skip)] = parse_xml(self.zip.read(part), part, skip)
+            found = parse_xml(self.zip.read(part), part, skip, keep)
+            if keep is None:
+                self._docs[(part, skip)] = found
         return found
 
     def rels(self, part: str) -> list[_Rel]:
@@ -216,12 +248,9 @@ class _Package:
 
     def sheets(self) -> list[_Sheet]:
         if self._sheets is None:
-            self._sheets = self._read_sheets()
+            self._sheets = self._sheet_list((n.get("name"), n.get("sheetId"), n.attr("id", REL_NS) or "", n.get("state"), n)
+                                            for n in self.wb.root.find("sheets").findall("sheet"))  # type: ignore[union-attr]
         return list(self._sheets)
-
-    def _read_sheets(self) -> list[_Sheet]:
-        return self._sheet_list((n.get("name"), n.get("sheetId"), n.attr("id", REL_NS) or "", n.get("state"), n)
-                                for n in self.wb.root.find("sheets").findall("sheet"))  # type: ignore[union-attr]
 
     def _sheet_list(self, found: Iterable[tuple[str, str, str, str, XNode | None]]) -> list[_Sheet]:
         """The sheets from (name, sheetId, r:id, state, element) of each, in order."""
@@ -235,28 +264,63 @@ class _Package:
                               rel.target if rel else None, rel.type if rel else ""))
         return out
 
-    def defined(self) -> list[tuple[str, str]]:
-        """(name, localSheetId) of each defined name, from the workbook part parsed whole."""
-        names = self.wb.root.find("definedNames")
-        return [(n.get("name"), n.get("localSheetId")) for n in (names.children if names is not None else ())]
+    def _tree(self) -> Any:
+        """The gate's parse (ElementTree) of the workbook part when that is the
+        part it parsed (``xl/workbook.xml``), and it was not parsed whole here."""
+        if self.wb_part.lower() != "xl/workbook.xml" or (self.wb_part, frozenset()) in self._docs:
+            return None
+        tree = self.gate.list_part(self.wb_part)
+        return tree if tree is not None and self.gate.info(self.wb_part).filename == self.wb_part else None
 
-    def listed(self) -> tuple[list[_Sheet], list[tuple[str, str]]]:
-        """The sheets as :meth:`sheets` gives them but without their elements
-        (``node`` None), and :meth:`defined`: from the gate's parse of the
-        workbook part, so that an append locates neither list one element at
-        a time (from the part parsed whole when it is not ``xl/workbook.xml``,
-        or was already parsed whole)."""
-        tree = self.gate.list_part(self.wb_part) if self.wb_part.lower() == "xl/workbook.xml" else None
-        if tree is None or self.gate.info(self.wb_part).filename != self.wb_part or \
-                (self.wb_part, frozenset()) in self._docs:
-            return self.sheets(), self.defined()
+    def listing(self, texts: Callable[[str], object] = lambda name: False) -> _Lists:
+        """The sheets and the defined names (the text of those whose name
+        ``texts`` accepts): from the gate's parse of the workbook part, without
+        their elements (an append or undo locates only those it changes:
+        :meth:`located`), or from the part parsed whole, with them."""
+        tree = self._tree()
+        if tree is None:
+            holder = self.wb.root.find("definedNames")
+            children = list(holder.children) if holder is not None else []
+            names = [_Name(i, n.get("name"), n.get("localSheetId"), self.wb.inner_text(n) if texts(n.get("name")) else "",
+                           n) for i, n in enumerate(c for c in children if (c.ns, c.local) == (MAIN_NS, "definedName"))]
+            return _Lists(self.sheets(), names, len(children) if holder is not None else None)
         holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
         sheets = self._sheet_list((n.get("name") or "", n.get("sheetId") or "", n.get(_ET_RID) or "",
                                    n.get("state") or "", None)
                                   for n in (holder if holder is not None else ()) if n.tag == _ET_SHEET)
-        names = next((child for child in tree if child.tag == _ET_NAMES), None)
-        return sheets, [(n.get("name") or "", n.get("localSheetId") or "")
-                        for n in (names if names is not None else ())]
+        box = next((child for child in tree if child.tag == _ET_NAMES), None)
+        elements = [n for n in (box if box is not None else ()) if n.tag == _ET_NAME]
+        names = [_Name(i, name := n.get("name") or "", n.get("localSheetId") or "",
+                       "".join(n.itertext()) if texts(name) else "", None) for i, n in enumerate(elements)]
+        return _Lists(sheets, names, len(box) if box is not None else None)
+
+    def located(self, lists: _Lists, sheets: Sequence[_Sheet] = (), names: Sequence[_Name] = ()
+                ) -> tuple[XmlDoc, list[XNode], list[XNode]]:
+        """The workbook part with the elements of ``sheets`` and ``names`` (items
+        of ``lists``, from :meth:`listing`) located, and those elements in the
+        same order. Of its long lists only the elements that bear the name (a
+        defined name: and localSheetId) of one of them are located, and each
+        is paired with its item by their order among the items of that name;
+        should the counts differ, the part is located whole."""
+        if self._tree() is not None:  # (else the part is, or must be, parsed whole)
+            if not sheets and not names:
+                return self.shell, [], []
+            want_sheets, want_names = {s.name for s in sheets}, {(n.name, n.local) for n in names}
+            doc = self.doc(self.wb_part, LISTED, lambda local, attrs: (
+                attrs.get("name") in want_sheets if local == "sheet" else
+                (attrs.get("name"), attrs.get("localSheetId", "")) in want_names))
+            holder, box = doc.root.find("sheets"), doc.root.find("definedNames")
+            found_sheets = _paired(sheets, lists.sheets, holder.findall("sheet") if holder is not None else [],
+                                   lambda n: n.get("name"), lambda s: s.name)
+            found_names = _paired(names, lists.names, box.findall("definedName") if box is not None else [],
+                                  lambda n: (n.get("name"), n.get("localSheetId")), lambda n: (n.name, n.local))
+            if found_sheets is not None and found_names is not None:
+                return doc, found_sheets, found_names
+        whole = self.wb.root
+        every_sheet = whole.find("sheets").findall("sheet")  # type: ignore[union-attr]
+        box = whole.find("definedNames")
+        every_name = box.findall("definedName") if box is not None else []
+        return self.wb, [every_sheet[s.index] for s in sheets], [every_name[n.index] for n in names]
 
     def part_of(self, rel_type: str, source: str | None = None) -> str | None:
         rels = self.rels(self.wb_part if source is None else source)
@@ -269,8 +333,40 @@ class _Package:
                                      for node in (names.findall("definedName") if names is not None else [])
                                      if RECORD.fullmatch(name := node.get("name"))))
 
-    def worksheet_names(self) -> list[str]:
-        return [s.name for s in self.sheets() if s.rel_type == f"{REL_NS}/worksheet"]
+
+
+def _paired(wanted: Sequence[Any], every: Sequence[Any], nodes: Sequence[XNode], node_key: Callable[[XNode], Any],
+            item_key: Callable[[Any], Any]) -> list[XNode] | None:
+    """The element of each item ``wanted`` (of ``every``, each with its
+    ``index``) among ``nodes`` (every element bearing the key of one of them,
+    in document order): the k-th item of a key is the k-th element of that
+    key. None if a key has not as many elements as items."""
+    hits: dict[Any, list[XNode]] = {}
+    for node in nodes:
+        hits.setdefault(node_key(node), []).append(node)
+    places: dict[Any, list[int]] = {}
+    for item in every:
+        places.setdefault(item_key(item), []).append(item.index)
+    out = []
+    for item in wanted:
+        key = item_key(item)
+        if len(hits.get(key, ())) != len(places.get(key, ())):
+            return None
+        out.append(hits[key][places[key].index(item.index)])
+    return out
+
+
+def app_titles(pkg: _Package, worksheets: Sequence[str], add: Sequence[str] = (),
+               remove: Sequence[str] = ()) -> dict[str, bytes]:
+    """docProps/app.xml (its part, if the package has one) with the titles of
+    the sheets ``add`` and without those of ``remove``, when its titles list
+    ``worksheets`` (see :mod:`automation.workbook.apptitles`); else nothing."""
+    app = pkg.part_of("extended-properties", source="")
+    if not app:
+        return {}
+    pkg.gate.check_part(app)
+    found = app_titles_edits(pkg.zip.read(app), lambda skip, keep: pkg.doc(app, skip, keep), worksheets, add, remove)
+    return {app: found[0].encode(apply_edits(found[0].text, found[1]))} if found is not None else {}
 
 
 # --------------------------------------------------------------------------- files
@@ -334,9 +430,10 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         raise UsageError(f"batch {batch!r} has no sheets")
     path = Path(path)
     real, before, pkg = _open_for_change(path, expected_digest, read)
-    # a sheet replaced is changed in place, so the workbook part is then located whole; an append alone only
-    # adds to the ends of its lists, and of those of the relationships and content types
-    current, defined = (pkg.sheets(), pkg.defined()) if replace else pkg.listed()
+    # an append adds to the ends of the workbook's lists, and of those of the relationships and content
+    # types, and locates none of their items but the sheets it replaces
+    lists = pkg.listing()
+    current, defined = lists.sheets, lists.names
     seen = {s.name.lower(): s.name for s in current}
     new_names = {s.name.lower() for s in sheets}
     replaced: list[_Sheet] = []
@@ -358,7 +455,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     result = graft(*draw(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
     added: list[tuple[str, bytes, str | None]] = list(result.parts)
     rels_member = pkg.zip.get(pkg.wb_rels)
-    wb = pkg.wb if replace else pkg.shell
+    wb, replaced_nodes, _ = pkg.located(lists, replaced)
     rels_doc = pkg.doc(rels_member.name if rels_member else pkg.wb_rels, frozenset({"Relationship"}))
     types = pkg.doc(pkg.types_part, frozenset({"Override"}))
     rel_ids = {r.id for r in pkg.rels(pkg.wb_part)}
@@ -387,19 +484,18 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         raise UsageError(f"batch {batch!r}: too many sheets for one batch record")
     names_node = wb.root.find("definedNames")
     owner = names_node if names_node is not None else wb.root
-    number = max([int(m.group(1)) for name, _ in defined if (m := RECORD.fullmatch(name))] + [0]) + 1
+    number = max([int(m.group(1)) for n in defined if (m := RECORD.fullmatch(n.name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
-    taken_titles = {local for name, local in defined if name.lower() == "_xlnm.print_titles"}
+    taken_titles = {n.local for n in defined if n.name.lower() == "_xlnm.print_titles"}
     for i, (grafted, sheet) in enumerate(zip(result.sheets, sheets), start=len(current)):
         if str(i) not in taken_titles:  # each new sheet prints its header (a form: its top rows) on every page
             quoted = "'" + grafted.name.replace("'", "''") + "'"
             record += (f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}'
                        f'!$1:${sheet.title_rows}</{tag}>')
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
-    for k, old in enumerate(replaced, start=1):  # kept very hidden under a reserved name until undo
-        wb_edits += [set_attr(wb, old.node, "name", hidden_name(number, k)),
-                     set_attr(wb, old.node, "state", "veryHidden")]
+    for k, node in enumerate(replaced_nodes, start=1):  # kept very hidden under a reserved name until undo
+        wb_edits += [set_attr(wb, node, "name", hidden_name(number, k)), set_attr(wb, node, "state", "veryHidden")]
     wb_edits += _show_instead(wb, replaced, len(current) + [s.name.lower() for s in sheets].index(
         replaced[0].name.lower())) if replaced else []
     if names_node is not None:
@@ -425,107 +521,9 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     }
     if pkg.zip.get(styles_part):
         replaced[styles_part] = result.styles
-    app = pkg.part_of("extended-properties", source="")
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
-    if app and (edits := app_titles_edits(pkg.doc(app), worksheets, add=[g.name for g in result.sheets])):
-        replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, edits))
+    replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
     _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
-
-
-def remove_last_batch(path: Path, *, expected_digest: str | None = None) -> list[str]:
-    """Undo the last ``append_sheets``: remove exactly its sheets; return their (current) names."""
-    with writing(path):
-        return _remove_last_batch(Path(path), expected_digest)
-
-
-def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
-    path = Path(path)
-    real, before, pkg = _open_for_change(path, expected_digest)
-    records = pkg.records()
-    if not records:
-        raise WorkbookFileError(f"{path}: nothing to undo: no Musterroll batch is recorded in this workbook")
-    sheets, record = pkg.sheets(), records[-1][1]
-    by_name = {s.name: s for s in sheets}
-    stable = all(by_name[n].sheet_id == i for r in records for i, n in r[3] if n in by_name)
-    chosen: list[_Sheet] = []
-    for sheet_id, name in records[-1][3]:
-        hit = by_name.get(name) or (next((s for s in sheets if s.sheet_id == sheet_id), None) if stable else None)
-        if hit is not None and hit not in chosen:
-            chosen.append(hit)
-    gone_idx = {s.index for s in chosen}
-    kept = [s for s in sheets if s.index not in gone_idx]
-    new_index = {s.index: i for i, s in enumerate(kept)}
-    wb = pkg.wb
-    edits = [Edit(s.node.start, s.node.end, "") for s in chosen] + _fix_views(wb, kept, new_index)
-    edits += _restore(wb, records[-1][0], records[-1][2].replaced, kept)
-    names_node = wb.root.find("definedNames")
-    if names_node is not None:
-        drop, renumber = [], []
-        for node in names_node.children:
-            local = node.get("localSheetId")
-            if node is record or (local.isdigit() and int(local) in gone_idx):
-                drop.append(node)
-            elif local.isdigit() and new_index.get(int(local), int(local)) != int(local):
-                renumber.append(set_attr(wb, node, "localSheetId", str(new_index[int(local)])))
-        if len(drop) == len(names_node.children):
-            edits.append(Edit(names_node.start, names_node.end, ""))
-        else:
-            edits += [Edit(n.start, n.end, "") for n in drop] + renumber
-    _refuse_dangling(pkg, names_node, drop if names_node is not None else [], chosen, kept, records)
-    sheet_parts = {s.part for s in chosen if s.part and pkg.zip.get(s.part)}
-    drop_rids = {s.rid for s in chosen}
-    gone = _reach(pkg, sheet_parts, set()) - _reach(pkg, [r.target for r in pkg.rels("") if r.target], sheet_parts)
-    chain = pkg.part_of("calcChain")
-    if chain and {int(i) for i in re.findall(rb'\bi="(\d+)"', pkg.zip.read(chain))} & {s.sheet_id for s in chosen}:
-        gone.add(chain)  # it lists cells of a removed sheet: Excel rebuilds it
-        drop_rids |= {r.id for r in pkg.rels(pkg.wb_part) if r.target == chain}
-    gone |= {m.name for p in list(gone) if (m := pkg.zip.get(rels_name(p)))}
-    lowered = {g.lower() for g in gone}
-    replaced = {pkg.wb_part: wb.encode(apply_edits(wb.text, edits))}
-    rels_member, types = pkg.zip.get(pkg.wb_rels), pkg.types
-    if rels_member is not None:
-        rels_doc = pkg.doc(rels_member.name)
-        cut = [Edit(n.start, n.end, "") for n in rels_doc.root.children if n.get("Id") in drop_rids]
-        replaced[rels_doc.part] = rels_doc.encode(apply_edits(rels_doc.text, cut))
-    cut = [Edit(n.start, n.end, "") for n in types.root.children
-           if n.local == "Override" and n.get("PartName").lstrip("/").lower() in lowered]
-    replaced[types.part] = types.encode(apply_edits(types.text, cut))
-    app = pkg.part_of("extended-properties", source="")
-    if app and (app_edits := app_titles_edits(pkg.doc(app), pkg.worksheet_names(), remove=[s.name for s in chosen])):
-        replaced[app] = pkg.doc(app).encode(apply_edits(pkg.doc(app).text, app_edits))
-    _finish(path, real, before, pkg, replaced, lowered, [])
-    return [s.name for s in chosen]
-
-
-def _refuse_dangling(pkg: _Package, names_node: XNode | None, dropped: list[XNode], chosen: list[_Sheet],
-                     kept: list[_Sheet], records: list[_Record]) -> None:
-    """Undo refuses, naming them, defined names and formulas that stay and point
-    into a sheet it would remove (see :mod:`automation.workbook.undo_refs`)."""
-    removed = [s.name for s in chosen]
-    if not removed:
-        return
-    names = [(n.get("name"), pkg.wb.inner_text(n)) for n in (names_node.children if names_node is not None else ())
-             if n not in dropped and not RECORD.fullmatch(n.get("name"))
-             and not n.get("name").lower().startswith("_xlnm.")]  # print titles, filters: settings of a sheet
-    problems = undo_refs.in_names(names, removed)
-    added = {name for r in records for _, name in r[3]}
-    for sheet in kept:
-        if sheet.name not in added and sheet.part and sheet.rel_type == f"{REL_NS}/worksheet" and pkg.zip.get(sheet.part):
-            problems += undo_refs.in_sheet(sheet.name, pkg.zip.read(sheet.part), removed)
-    if problems:
-        raise WorkbookError(problems, pkg.where)
-
-
-def _reach(pkg: _Package, starts: Iterable[str], blocked: set[str]) -> set[str]:
-    """Every part reachable from ``starts`` through relationships, not entering ``blocked``."""
-    seen: set[str] = set()
-    stack = list(starts)
-    while stack:
-        part = stack.pop()
-        if part not in seen and part not in blocked and pkg.zip.get(part) is not None:
-            seen.add(part)
-            stack += [r.target for r in pkg.rels(part) if r.target]
-    return seen
 
 
 def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Edit]:
@@ -534,42 +532,3 @@ def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Ed
     gone = {str(s.index) for s in replaced}
     return [set_attr(wb, view, "activeTab", str(new_index))
             for view in (views.findall("workbookView") if views is not None else []) if view.attr("activeTab") in gone]
-
-
-def _restore(wb: XmlDoc, number: int, names: Sequence[str], kept: list[_Sheet]) -> list[Edit]:
-    """Edits putting back the sheets batch ``number`` replaced: each very hidden
-    sheet gets its name back and loses the state the batch gave it."""
-    edits = []
-    for k, name in enumerate(names, start=1):
-        hit = next((s for s in kept if s.name == hidden_name(number, k)), None)
-        if hit is None:
-            continue  # deleted by hand meanwhile: nothing to put back
-        edits.append(set_attr(wb, hit.node, "name", name))
-        tag = wb.text[hit.node.start:hit.node.inner_start]
-        state = re.search(r"""\s+state\s*=\s*(?:"[^"]*"|'[^']*')""", tag)
-        if state is not None:
-            edits.append(Edit(hit.node.start + state.start(), hit.node.start + state.end(), ""))
-    return edits
-
-
-def _fix_views(wb: XmlDoc, kept: list[_Sheet], new_index: dict[int, int]) -> list[Edit]:
-    """Renumber activeTab/firstSheet; a removed active tab becomes the nearest visible sheet before it."""
-    def nearest(old: int) -> int:
-        if old in new_index:
-            return new_index[old]
-        before = [s for s in kept if s.visible and s.index < old]
-        after = [s for s in kept if s.visible and s.index > old]
-        return new_index[before[-1].index] if before else new_index[after[0].index] if after else 0
-
-    views = wb.root.find("bookViews")
-    edits: list[Edit] = []
-    for view in views.findall("workbookView") if views is not None else []:
-        active_raw, first_raw = view.attr("activeTab"), view.attr("firstSheet")
-        active = nearest(int(active_raw)) if active_raw and active_raw.isdigit() else 0
-        first = nearest(int(first_raw)) if first_raw and first_raw.isdigit() else 0
-        if first_raw and first_raw.isdigit() and int(first_raw) not in new_index:
-            first = min(first, active)  # the first tab shown went: show the active one
-        for attr, raw, new in (("activeTab", active_raw, active), ("firstSheet", first_raw, first)):
-            if (raw is not None and raw != str(new)) or (raw is None and new != 0):
-                edits.append(set_attr(wb, view, attr, str(new)))
-    return edits

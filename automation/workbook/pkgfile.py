@@ -95,7 +95,9 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
     for name, data in replaced.items():
         if name.lower().endswith((".xml", ".rels")):
             check_well_formed(data, name)
-    lowered = {k.lower(): v for k, v in replaced.items()}
+    # the parts every change writes anew are deflated fast: the next change writes them again
+    lowered: dict[str, bytes | Deflated] = {k.lower(): Deflated.of(v, 1) if k.lower() in LAST else v
+                                            for k, v in replaced.items()}
     last = LAST | set(lowered)
     start = tail_start(source, last | removed)
     if start is not None and len(before) - start <= len(before) // 2:

@@ -50,7 +50,7 @@ from automation.workbook.cellxml import SHORT_TEXT, column_letters, extent, spli
 from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 from automation.workbook.text import MAX_TEXT, cell_text, check_calendar_date, utf16_len  # noqa: F401
 from automation.workbook.xmlparts import (  # noqa: F401 - re-exported for the package writer
-    EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, app_titles_edits, apply_edits, escape_attr,
+    EP_NS, MAIN_NS, PKG_REL_NS, VT_NS, XML_NS, Edit, XmlDoc, XNode, apply_edits, escape_attr,
     escape_text, in_scope, insert_child, parse_xml, prefix_for, qualified, set_attr, unescape,
 )
 MAX_ROWS, MAX_COLS = 1_048_576, 16_384

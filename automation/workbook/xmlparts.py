@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from xml.parsers import expat
 
 from automation.errors import WorkbookFileError
@@ -140,7 +140,8 @@ def _parser(part: str, encoding: str | None, separator: str | None = None) -> An
     return parser
 
 
-def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset()) -> XmlDoc:
+def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset(),
+              keep: Callable[[str, Mapping[str, str]], object] | None = None) -> XmlDoc:
     """Parse one XML part safely (expat: no document type, so no entities) and
     locate every element in its text.
 
@@ -152,7 +153,12 @@ def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset()) -> Xml
     parsed and checked) but neither located nor listed among their parent's
     children, nor is anything inside them: for a writer that only appends to
     a long list and knows its items from elsewhere (the list of sheets, of
-    relationships, of content types)."""
+    relationships, of content types).
+
+    ``keep``: of the elements ``skip`` names, those for which ``keep(local
+    name, attributes)`` is true are located and listed after all, with
+    everything inside them: for a writer that changes a few items of a long
+    list it knows (undo, the sheet a form replaces)."""
     encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
         "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
     declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
@@ -180,7 +186,8 @@ def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset()) -> Xml
     parser = _parser(part, "utf-8")
 
     def start(qname: str, attrs: dict[str, str]) -> None:
-        if skip and ((stack and stack[-1] is _SKIPPED) or qname.rpartition(":")[2] in skip):
+        if skip and ((stack and stack[-1] is _SKIPPED) or (
+                (local := qname.rpartition(":")[2]) in skip and (keep is None or not keep(local, attrs)))):
             stack.append(_SKIPPED)
             return
         at = char_at(parser.CurrentByteIndex)
@@ -290,42 +297,3 @@ def prefix_for(node: XNode, ns: str) -> tuple[str, str]:
 
 def qualified(node: XNode, local: str) -> str:
     return f"{node.prefix}:{local}" if node.prefix else local
-
-
-def app_titles_edits(doc: XmlDoc, worksheets: Sequence[str], add: Sequence[str] = (),
-                     remove: Sequence[str] = ()) -> list[Edit]:
-    """Edits that keep docProps/app.xml's worksheet titles and count (HeadingPairs and
-    TitlesOfParts) in step with sheets added or removed; none if they don't match."""
-    pairs, titles = doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS)
-    pairs_v = pairs.find("vector", VT_NS) if pairs is not None else None
-    titles_v = titles.find("vector", VT_NS) if titles is not None else None
-    if pairs_v is None or titles_v is None:
-        return []
-    variants, items = pairs_v.findall("variant", VT_NS), titles_v.children
-    offset, known = 0, set(worksheets)
-    for k in range(0, len(variants) - 1, 2):
-        if not variants[k + 1].children or not doc.inner_text(variants[k + 1].children[0]).strip().isdigit():
-            return []
-        count_node = variants[k + 1].children[0]
-        count = int(doc.inner_text(count_node))
-        group = items[offset:offset + count]
-        if count and len(group) == count and all(doc.inner_text(t) in known for t in group):
-            break
-        offset += count
-    else:
-        return []
-    edits, changed, taken = [], len(add), set()
-    if add:
-        qname = group[-1].qname
-        edits.append(Edit(group[-1].end, group[-1].end, "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)))
-    for name in remove:
-        hit = next((i for i in reversed(range(len(group)))
-                    if i not in taken and doc.inner_text(group[i]) == name), None)
-        if hit is not None:
-            taken.add(hit)
-            edits.append(Edit(group[hit].start, group[hit].end, ""))
-            changed -= 1
-    if not changed:
-        return []
-    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
-                    set_attr(doc, titles_v, "size", str(len(items) + changed))]

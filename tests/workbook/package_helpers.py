@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from automation.errors import MusterrollError, UsageError, WorkbookFileError
 from automation.workbook.package import (
-    Batch, LineChartSpec, ListValidation, NewSheet, append_sheets, file_digest, list_batches,
-    remove_last_batch, sheet_names,
+    Batch, LineChartSpec, ListValidation, NewSheet, append_sheets, file_digest, list_batches, sheet_names,
 )
+from automation.workbook.undo import remove_last_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RICH = FIXTURES / "rich.xlsx"

@@ -1,0 +1,146 @@
+"""docProps/app.xml's worksheet titles and count (HeadingPairs and
+TitlesOfParts), kept in step with the sheets an append adds or undo removes.
+
+A long campaign's app.xml lists a thousand titles. The titles are read from
+ElementTree's parse of the part, and only the titles an edit touches (the last
+of the worksheets' group, those removed) are located in its text; a part laid
+out otherwise than Excel lays it out is located whole."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Mapping, Sequence
+from xml.etree import ElementTree
+
+from automation.workbook.xmlparts import EP_NS, VT_NS, Edit, XmlDoc, XNode, escape_text, set_attr
+
+Parse = Callable[[frozenset[str], Callable[[str, Mapping[str, str]], object] | None], XmlDoc]
+LPSTR = frozenset({"lpstr"})
+_EP, _VT = f"{{{EP_NS}}}", f"{{{VT_NS}}}"
+
+
+def app_titles_edits(data: bytes, parse: Parse, worksheets: Sequence[str], add: Sequence[str] = (),
+                     remove: Sequence[str] = ()) -> tuple[XmlDoc, list[Edit]] | None:
+    """The part parsed and the edits that add the titles ``add`` to the
+    worksheets' group and take ``remove`` out of it, with its count and the
+    vector's size; None if the titles do not match ``worksheets`` (nothing to
+    keep in step). ``data``: the part's bytes, passed by the gate;
+    ``parse(skip, keep)``: the part parsed (see :func:`parse_xml`)."""
+    try:
+        tree = ElementTree.fromstring(data)
+    except ElementTree.ParseError:
+        tree = None  # (parse_xml says what is wrong with it)
+    if tree is not None:
+        found = _located(tree, parse, worksheets, add, remove)
+        if found is not False:
+            return found  # type: ignore[return-value]
+    doc = parse(frozenset(), None)
+    vectors = _vectors(doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS))
+    if vectors is None:
+        return None
+    pairs_v, titles_v = vectors
+    counts = _odd(pairs_v.findall("variant", VT_NS))
+    plan = _plan([doc.inner_text(c) if c is not None else None for c in counts],
+                 [doc.inner_text(t) for t in titles_v.children], worksheets, add, remove)
+    if plan is None:
+        return None
+    k, offset, count, _ = plan
+    return doc, _edits(doc, counts[k], titles_v, dict(enumerate(titles_v.children[offset:offset + count])),
+                       plan, add, len(titles_v.children))
+
+
+def _located(tree: Any, parse: Parse, worksheets: Sequence[str], add: Sequence[str],
+             remove: Sequence[str]) -> tuple[XmlDoc, list[Edit]] | None | bool:
+    """The edits from the titles as ElementTree read them, locating only those
+    edited; False when the part is not laid out as Excel lays it out (each
+    title a ``vt:lpstr`` of text, no count a ``lpstr``)."""
+    vectors = _vectors(tree.find(f"{_EP}HeadingPairs"), tree.find(f"{_EP}TitlesOfParts"), tree=True)
+    if vectors is None:
+        return None
+    pairs_v, titles_v = vectors
+    counts = _odd(pairs_v.findall(f"{_VT}variant"), tree=True)
+    items = list(titles_v)
+    every = [e for e in tree.iter() if isinstance(e.tag, str) and e.tag.rpartition("}")[2] == "lpstr"]
+    if any(len(e) for e in every) or any(e.tag != f"{_VT}lpstr" for e in items) or \
+            any(c is not None and c.tag.rpartition("}")[2] == "lpstr" for c in counts):
+        return False
+    plan = _plan(["".join(c.itertext()) if c is not None else None for c in counts],
+                 ["".join(e.itertext()) for e in items], worksheets, add, remove)
+    if plan is None:
+        return None
+    k, offset, count, taken = plan
+    place = {id(e): i for i, e in enumerate(every)}
+    wanted = {g: place[id(items[offset + g])] for g in ({count - 1} if add else set()) | set(taken)}
+    order, seen = set(wanted.values()), itertools.count()
+    doc = parse(LPSTR, lambda local, attrs: next(seen) in order)
+    located = _lpstrs(doc.root)
+    vectors_x = _vectors(doc.root.find("HeadingPairs", EP_NS), doc.root.find("TitlesOfParts", EP_NS))
+    if len(located) != len(order) or vectors_x is None:
+        return False
+    nodes = dict(zip(sorted(order), located))
+    count_x = _odd(vectors_x[0].findall("variant", VT_NS))
+    if len(count_x) != len(counts) or count_x[k] is None:
+        return False
+    return doc, _edits(doc, count_x[k], vectors_x[1], {g: nodes[o] for g, o in wanted.items()}, plan, add, len(items))
+
+
+def _vectors(pairs: Any, titles: Any, tree: bool = False) -> tuple[Any, Any] | None:
+    """The vectors of HeadingPairs and TitlesOfParts (XNodes, or ElementTree's with ``tree``)."""
+    if pairs is None or titles is None:
+        return None
+    pairs_v, titles_v = (pairs.find(f"{_VT}vector"), titles.find(f"{_VT}vector")) if tree else \
+        (pairs.find("vector", VT_NS), titles.find("vector", VT_NS))
+    return None if pairs_v is None or titles_v is None else (pairs_v, titles_v)
+
+
+def _odd(variants: Sequence[Any], tree: bool = False) -> list[Any]:
+    """The first element of every second variant (a group's count), None for an empty one."""
+    firsts = [(v[0] if len(v) else None) if tree else (v.children[0] if v.children else None) for v in variants]
+    return [firsts[k + 1] for k in range(0, len(variants) - 1, 2)]
+
+
+def _lpstrs(node: XNode) -> list[XNode]:
+    """The located ``lpstr`` elements under ``node``, in document order."""
+    out: list[XNode] = []
+    for child in node.children:
+        out += [child] if child.local == "lpstr" else _lpstrs(child)
+    return out
+
+
+def _plan(counts: Sequence[str | None], titles: Sequence[str], worksheets: Sequence[str], add: Sequence[str],
+          remove: Sequence[str]) -> tuple[int, int, int, list[int]] | None:
+    """(the group's count's place among the counts, the group's first title,
+    its count, the places in it of the titles removed): the group is the first
+    whose titles are all worksheets; None if there is none or nothing changes."""
+    offset, known = 0, set(worksheets)
+    for k, raw in enumerate(counts):
+        if raw is None or not raw.strip().isdigit():
+            return None
+        count = int(raw)
+        group = titles[offset:offset + count]
+        if count and len(group) == count and all(t in known for t in group):
+            break
+        offset += count
+    else:
+        return None
+    taken: list[int] = []
+    for name in remove:
+        hit = next((i for i in reversed(range(count)) if i not in taken and group[i] == name), None)
+        if hit is not None:
+            taken.append(hit)
+    return (k, offset, count, taken) if len(add) != len(taken) else None
+
+
+def _edits(doc: XmlDoc, count_node: XNode, titles_v: XNode, group: Mapping[int, XNode],
+           plan: tuple[int, int, int, list[int]], add: Sequence[str], size: int) -> list[Edit]:
+    _, _, count, taken = plan
+    edits = []
+    if add:
+        last = group[count - 1]
+        edits.append(Edit(last.end, last.end, "".join(f"<{last.qname}>{escape_text(n)}</{last.qname}>" for n in add)))
+    edits += [Edit(group[i].start, group[i].end, "") for i in taken]
+    changed = len(add) - len(taken)
+    return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
+                    set_attr(doc, titles_v, "size", str(size + changed))]
+
+
+__all__ = ["app_titles_edits"]
