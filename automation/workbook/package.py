@@ -66,8 +66,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
-from automation.errors import UsageError, WorkbookError, WorkbookFileError
-from automation.workbook import pkgfile, undo_refs
+from automation.errors import UsageError, WorkbookFileError
+from automation.workbook import pkgfile
 from automation.workbook.apptitles import app_titles_edits
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
@@ -248,8 +248,9 @@ class _Package:
 
     def sheets(self) -> list[_Sheet]:
         if self._sheets is None:
-            self._sheets = self._sheet_list((n.get("name"), n.get("sheetId"), n.attr("id", REL_NS) or "", n.get("state"), n)
-                                            for n in self.wb.root.find("sheets").findall("sheet"))  # type: ignore[union-attr]
+            every = self.wb.root.find("sheets").findall("sheet")  # type: ignore[union-attr]
+            self._sheets = self._sheet_list((n.get("name"), n.get("sheetId"), n.attr("id", REL_NS) or "",
+                                             n.get("state"), n) for n in every)
         return list(self._sheets)
 
     def _sheet_list(self, found: Iterable[tuple[str, str, str, str, XNode | None]]) -> list[_Sheet]:
@@ -281,8 +282,9 @@ class _Package:
         if tree is None:
             holder = self.wb.root.find("definedNames")
             children = list(holder.children) if holder is not None else []
-            names = [_Name(i, n.get("name"), n.get("localSheetId"), self.wb.inner_text(n) if texts(n.get("name")) else "",
-                           n) for i, n in enumerate(c for c in children if (c.ns, c.local) == (MAIN_NS, "definedName"))]
+            elements = [c for c in children if (c.ns, c.local) == (MAIN_NS, "definedName")]
+            names = [_Name(i, n.get("name"), n.get("localSheetId"),
+                           self.wb.inner_text(n) if texts(n.get("name")) else "", n) for i, n in enumerate(elements)]
             return _Lists(self.sheets(), names, len(children) if holder is not None else None)
         holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
         sheets = self._sheet_list((n.get("name") or "", n.get("sheetId") or "", n.get(_ET_RID) or "",
@@ -332,7 +334,6 @@ class _Package:
         return _records(self.where, ((name, self.wb.inner_text(node), node)  # the text of a record only
                                      for node in (names.findall("definedName") if names is not None else [])
                                      if RECORD.fullmatch(name := node.get("name"))))
-
 
 
 def _paired(wanted: Sequence[Any], every: Sequence[Any], nodes: Sequence[XNode], node_key: Callable[[XNode], Any],

@@ -68,7 +68,8 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
     restored = [(hit, name) for k, name in enumerate(batch.replaced, start=1)
                 if (hit := next((s for s in kept if s.name == hidden_name(number, k)), None)) is not None]
     whole_list = len(drop) == lists.children  # every defined name goes, and their list with them
-    wb, nodes, name_nodes = pkg.located(lists, chosen + [s for s, _ in restored], [] if whole_list else drop + renumber)
+    wb, nodes, name_nodes = pkg.located(lists, chosen + [s for s, _ in restored],
+                                        [] if whole_list else drop + renumber)
     edits = [Edit(n.start, n.end, "") for n in nodes[:len(chosen)]] + _fix_views(wb, kept, new_index)
     edits += _restore(wb, nodes[len(chosen):], [name for _, name in restored])
     if whole_list:
@@ -94,7 +95,8 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
         rels_doc = pkg.doc(rels_member.name, _RELATIONSHIP, lambda _, attrs: attrs.get("Id") in drop_rids)
         cut = [Edit(n.start, n.end, "") for n in rels_doc.root.children if n.get("Id") in drop_rids]
         replaced[rels_doc.part] = rels_doc.encode(apply_edits(rels_doc.text, cut))
-    types = pkg.doc(pkg.types_part, _OVERRIDE, lambda _, attrs: attrs.get("PartName", "").lstrip("/").lower() in lowered)
+    types = pkg.doc(pkg.types_part, _OVERRIDE,
+                    lambda _, attrs: attrs.get("PartName", "").lstrip("/").lower() in lowered)
     cut = [Edit(n.start, n.end, "") for n in types.root.children
            if n.local == "Override" and n.get("PartName").lstrip("/").lower() in lowered]
     replaced[types.part] = types.encode(apply_edits(types.text, cut))
@@ -117,7 +119,8 @@ def _refuse_dangling(pkg: _Package, names: Sequence[_Name], dropped: Sequence[_N
     problems = undo_refs.in_names(staying, removed)
     added = {name for r in records for _, name in r[3]}
     for sheet in kept:
-        if sheet.name not in added and sheet.part and sheet.rel_type == f"{REL_NS}/worksheet" and pkg.zip.get(sheet.part):
+        if sheet.name not in added and sheet.part and sheet.rel_type == f"{REL_NS}/worksheet" and \
+                pkg.zip.get(sheet.part):
             problems += undo_refs.in_sheet(sheet.name, pkg.zip.read(sheet.part), removed)
     if problems:
         raise WorkbookError(problems, pkg.where)
