@@ -132,7 +132,7 @@ class _Lists(NamedTuple):
     children: int | None
 
 
-_Record = tuple[int, XNode, Batch, list[tuple[int | None, str]]]
+_Record = tuple[int, _Name, Batch, list[tuple[int | None, str]]]
 
 
 def hidden_name(number: int, k: int) -> str:
@@ -281,11 +281,10 @@ class _Package:
         tree = self._tree()
         if tree is None:
             holder = self.wb.root.find("definedNames")
-            children = list(holder.children) if holder is not None else []
-            elements = [c for c in children if (c.ns, c.local) == (MAIN_NS, "definedName")]
+            elements = holder.findall("definedName") if holder is not None else []
             names = [_Name(i, n.get("name"), n.get("localSheetId"),
                            self.wb.inner_text(n) if texts(n.get("name")) else "", n) for i, n in enumerate(elements)]
-            return _Lists(self.sheets(), names, len(children) if holder is not None else None)
+            return _Lists(self.sheets(), names, len(holder.children) if holder is not None else None)
         holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
         sheets = self._sheet_list((n.get("name") or "", n.get("sheetId") or "", n.get(_ET_RID) or "",
                                    n.get("state") or "", None)
@@ -329,11 +328,11 @@ class _Package:
         found = next((r.target for r in rels if r.type.endswith("/" + rel_type) and r.target), None)
         return found if found and self.zip.get(found) else None
 
-    def records(self) -> list[_Record]:
-        names = self.wb.root.find("definedNames")
-        return _records(self.where, ((name, self.wb.inner_text(node), node)  # the text of a record only
-                                     for node in (names.findall("definedName") if names is not None else [])
-                                     if RECORD.fullmatch(name := node.get("name"))))
+    def records(self, lists: _Lists | None = None) -> list[_Record]:
+        """The batch records among the defined names of ``lists`` (by default
+        listed with the text of the records alone), each with its item."""
+        names = (self.listing(RECORD.fullmatch) if lists is None else lists).names
+        return _records(self.where, ((n.name, n.text, n) for n in names if RECORD.fullmatch(n.name)))
 
 
 def _paired(wanted: Sequence[Any], every: Sequence[Any], nodes: Sequence[XNode], node_key: Callable[[XNode], Any],

@@ -153,7 +153,6 @@ class Workbook:
         self._raw: dict[str, list[list[Any]]] = {}
         self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp), each worked out when first asked for
         self._shared_stamp: str | None = None  # the shared strings' part of every stamp
-
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}

@@ -18,10 +18,9 @@ from typing import Iterable, Sequence
 from automation.errors import WorkbookError, WorkbookFileError
 from automation.workbook import undo_refs
 from automation.workbook.batches import RECORD
-from automation.workbook.batches import records as batch_records
 from automation.workbook.lock import writing
 from automation.workbook.package import (
-    REL_NS, _Name, _Package, _Sheet, _finish, _open_for_change, app_titles, hidden_name,
+    REL_NS, _Name, _Package, _Record, _Sheet, _finish, _open_for_change, app_titles, hidden_name,
 )
 from automation.workbook.sheetgraft import Edit, XmlDoc, XNode, apply_edits, rels_name, set_attr
 
@@ -42,7 +41,7 @@ def _read_formula(name: str) -> bool:
 def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
     real, before, pkg = _open_for_change(path, expected_digest)
     lists = pkg.listing(_read_formula)
-    records = batch_records(pkg.where, ((n.name, n.text, n) for n in lists.names if RECORD.fullmatch(n.name)))
+    records = pkg.records(lists)
     if not records:
         raise WorkbookFileError(f"{path}: nothing to undo: no Musterroll batch is recorded in this workbook")
     number, record, batch, entries = records[-1]
@@ -107,7 +106,7 @@ def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
 
 
 def _refuse_dangling(pkg: _Package, names: Sequence[_Name], dropped: Sequence[_Name], chosen: list[_Sheet],
-                     kept: list[_Sheet], records: list[tuple]) -> None:
+                     kept: list[_Sheet], records: list[_Record]) -> None:
     """Undo refuses, naming them, defined names and formulas that stay and point
     into a sheet it would remove (see :mod:`automation.workbook.undo_refs`)."""
     removed = [s.name for s in chosen]
