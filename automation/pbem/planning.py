@@ -49,10 +49,17 @@ NOT_FORMS = ("report", "ledger", "roster", "log")  # tabs of the sheets a refit 
 def may_be_form(name: str) -> bool:
     """Whether sheet ``name`` can be a form (a dated decision sheet: orders,
     results, setup); the others are never parsed for a status cell."""
-    from automation.pbem.reports import kind_of
+    return bool(forms_among([name]))
 
-    kind = kind_of(name)
-    return kind is not None and kind.dated and kind.tab not in NOT_FORMS
+
+def forms_among(names: Sequence[str]) -> list[str]:
+    """The sheets of ``names`` that can be forms (:func:`may_be_form`), in
+    order, their kinds told by one matcher (a long campaign lists a thousand
+    sheets on every command)."""
+    from automation.pbem.reports import kinds_ready
+
+    kind = kinds_ready().kind
+    return [name for name in names if (k := kind(name)) is not None and k.dated and k.tab not in NOT_FORMS]
 
 
 def answers(book: Any) -> Any:
@@ -68,8 +75,8 @@ def answers(book: Any) -> Any:
     carried = _status_store(book)
     if carried is None:
         return answered(book, may_be_form)
-    pending = {name for name in book.sheet_names if may_be_form(name)
-               and carried.get("unanswered", name, lambda name=name: unanswered(book.raw(name)))}
+    pending = {name for name in forms_among(book.sheet_names)
+               if carried.get("unanswered", name, lambda name=name: unanswered(book.raw(name)))}
     carried.save()
     return answered(book, pending.__contains__)
 

@@ -377,16 +377,24 @@ class Graft:
     styles: bytes
 
 
-def _new_name(name: str, taken: set[str]) -> str:
-    """``name`` numbered past every taken part like it (sheet7.xml), rels included."""
+def _new_name(name: str, taken: set[str], highest: dict[tuple[str, str], int] | None = None) -> str:
+    """``name`` numbered past every taken part like it (sheet7.xml), rels included.
+    ``highest``: the highest number taken of each kind of name, found once for
+    the parts of one graft (a long campaign's package holds a thousand
+    sheets, each looked at once, not once for each new sheet)."""
     folder, base = posixpath.split(name)
     m = re.match(r"^(.*?)\d*(\.[^./]+)$", base)
     stem, ext = (m.group(1), m.group(2)) if m else (base, "")
-    pattern = re.compile(re.escape(f"{folder}/{stem}".lower()) + r"(\d+)" + re.escape(ext.lower()) + "$")
-    n = max([int(hit.group(1)) for t in taken if (hit := pattern.match(t))], default=0) + 1
+    key = (f"{folder}/{stem}".lower(), ext.lower())
+    highest = {} if highest is None else highest
+    if key not in highest:
+        pattern = re.compile(re.escape(key[0]) + r"(\d+)" + re.escape(key[1]) + "$")
+        highest[key] = max([int(hit.group(1)) for t in taken if (hit := pattern.match(t))], default=0)
+    n = highest[key] + 1
     while f"{folder}/{stem}{n}{ext}".lower() in taken or f"{folder}/_rels/{stem}{n}{ext}.rels".lower() in taken:
         n += 1
     taken.update({f"{folder}/{stem}{n}{ext}".lower(), f"{folder}/_rels/{stem}{n}{ext}.rels".lower()})
+    highest[key] = max(highest[key], n)  # (a name of another kind is never like this one: see the test)
     return f"{folder}/{stem}{n}{ext}"
 
 
@@ -416,13 +424,13 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
     types = parse_xml(temp.read("[Content_Types].xml"), "[Content_Types].xml").root.children
     defaults = {n.get("Extension").lower(): n.attr("ContentType") for n in types if n.local == "Default"}
     overrides = {n.get("PartName").lstrip("/"): n.attr("ContentType") for n in types if n.local == "Override"}
-    taken, renamed = set(existing), {}
+    taken, renamed, highest = set(existing), {}, {}
     sheet_parts = [f"xl/worksheets/sheet{i + 1}.xml" for i in range(len(sheets))]
     queue = list(sheet_parts)
     while queue:
         part = queue.pop(0)
         if part not in renamed:
-            renamed[part] = _new_name(part, taken)
+            renamed[part] = _new_name(part, taken, highest)
             queue += [target for _, target in _targets(temp, part)]
     style_ref = r'(<(?:c|row) [^>]*?\bs="|<col [^>]*?\bstyle=")(\d+)(")'
     used = {int(m.group(2)) for p in sheet_parts for m in re.finditer(style_ref, temp.read(p).decode())}

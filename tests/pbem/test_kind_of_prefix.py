@@ -33,3 +33,22 @@ def test_names_of_every_kind_are_found() -> None:
     assert len(names) > 10
     for name in names:
         assert _Matcher(KINDS).kind(name) is every_pattern(name) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join), max_size=30))
+def test_the_forms_among_a_workbooks_sheets_are_the_dated_decision_sheets(names) -> None:
+    from automation.pbem.planning import NOT_FORMS, forms_among
+
+    def a_form(name: str) -> bool:
+        kind = every_pattern(name)
+        return kind is not None and kind.dated and kind.tab not in NOT_FORMS
+    assert forms_among(names) == [n for n in names if a_form(n)]
+
+
+def test_orders_and_results_may_be_forms_and_refit_reports_may_not() -> None:
+    from automation.pbem.planning import forms_among, may_be_form
+
+    names = ["Campaign", "Orders Dec 24 German", "Refit Dec 24 1", "Roster Dec 24", "Results Dec 24 German"]
+    assert forms_among(names) == [n for n in names if may_be_form(n)]
+    assert "Orders Dec 24 German" in forms_among(names) and "Refit Dec 24 1" not in forms_among(names)
