@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from automation.cachesetting import keeping_off, setting
+from automation.cachesetting import cache_folder
 
 FORMAT = 3
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
@@ -68,18 +68,10 @@ _FOLDER_NAME = re.compile("[0-9a-f]{24}")  # a campaign's carried folder (folder
 
 
 def cache_root() -> Path | None:
-    """The folder the campaigns' carried folders are in: ``MUSTERROLL_CACHE``
-    when set (``off``: nothing is carried), else the user's cache folder
-    (``~/.cache/musterroll`` on Linux, ``%LOCALAPPDATA%\\musterroll\\Cache``
-    on Windows, ``~/Library/Caches/musterroll`` on macOS)."""
-    raw = setting()
-    if keeping_off():
-        return None
-    if raw:
-        return Path(raw).expanduser() / "carried"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("musterroll", appauthor=False)) / "carried"
+    """The folder the campaigns' carried folders are in: ``carried`` in
+    ``MUSTERROLL_CACHE`` when set (``off``: nothing is carried), else in the
+    user's cache folder (:func:`automation.cachesetting.cache_folder`)."""
+    return cache_folder("carried")
 
 
 def folder_for(book: Any) -> Path | None:

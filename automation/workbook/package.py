@@ -73,7 +73,8 @@ from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.lock import writing
-from automation.workbook.zipraw import RawZip, parse_zip
+from automation.workbook import undoimage
+from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
     apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
@@ -383,9 +384,9 @@ def _open_for_change(path: Path, expected_digest: str | None, read: Gate | None 
 
 
 def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
-            removed: set[str], added: Sequence[tuple[str, bytes]]) -> None:
+            removed: set[str], added: Sequence[tuple[str, bytes]]) -> Written:
     """The workbook replaced by ``pkg`` changed (see :func:`automation.workbook.pkgfile.replace`)."""
-    pkgfile.replace(path, real, before, pkg.zip, replaced, removed, added)
+    return pkgfile.replace(path, real, before, pkg.zip, replaced, removed, added)
 
 
 # --------------------------------------------------------------------------- API
@@ -523,7 +524,10 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         replaced[styles_part] = result.styles
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
     replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
-    _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
+    written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
+    if not new_rels or new_rels[0][0] != "styles":  # (a styles part made anew stays after undo: worked out)
+        undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
+                       [g.name for g in result.sheets])
 
 
 def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Edit]:

@@ -15,7 +15,7 @@ import struct
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from automation.errors import WorkbookFileError
 from automation.workbook import journal
@@ -81,8 +81,8 @@ def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate |
     return real, data, digest
 
 
-def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dict[str, bytes],
-            removed: set[str], added: Sequence[tuple[str, bytes | Deflated]]) -> None:
+def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Mapping[str, bytes],
+            removed: set[str] | frozenset[str], added: Sequence[tuple[str, bytes | Deflated]]) -> Written:
     """Write ``source`` changed (see :func:`automation.workbook.zipraw.write_zip`)
     over the workbook (``real``, still holding ``before``): from its first
     changed part on, in place (:func:`automation.workbook.journal.rewrite_end`),
@@ -91,7 +91,7 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
     first. The parts edited as text are checked to be well-formed XML once
     more (by expat, without building a tree: they are edits of parts the gate
     and the parser accepted); the new sheets come from XlsxWriter and are not
-    parsed again."""
+    parsed again. Returns what was written (the new zip directory ends the file)."""
     for name, data in replaced.items():
         if name.lower().endswith((".xml", ".rels")):
             check_well_formed(data, name)
@@ -105,7 +105,7 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
         written = write_zip(end, source, lowered, removed, added, last=last, keep_below=start)
         journal.rewrite_end(str(path), real, before, start, end.getvalue(),
                             lambda back: _reads_back(back, written, replaced))
-        return
+        return written
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(real), suffix=".tmp", dir=real.parent)
@@ -130,6 +130,7 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
                 os.fsync(dir_fd)
             finally:
                 os.close(dir_fd)
+        return wrote
     except OSError as exc:
         raise WorkbookFileError(f"{path}: could not be written ({exc.strerror or exc}); it is unchanged") from None
     finally:
@@ -137,7 +138,7 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: dic
             os.unlink(tmp)
 
 
-def _reads_back(back: mmap.mmap, wrote: Written, replaced: dict[str, bytes]) -> bool:
+def _reads_back(back: mmap.mmap, wrote: Written, replaced: Mapping[str, bytes]) -> bool:
     """Whether the file written (``back``) holds the directory and every part
     written anew as they were written, and each edited part inflates from it
     to its text."""

@@ -2,6 +2,11 @@
 they use, and put back the sheets it replaced (see the design notes of
 :mod:`automation.workbook.package`).
 
+A workbook exactly as its last append left it is undone from what that
+append kept (:mod:`automation.workbook.undoimage`): its lists as they were
+before it are put back and the parts it added dropped, and no part is parsed.
+Any other is undone by working the change out, as follows.
+
 The batch, its sheets and the defined names it touches are found in the
 lists of the workbook part as the gate parsed them; only the elements undo
 removes or changes are located in the part's text (a long campaign's
@@ -16,13 +21,14 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from automation.errors import WorkbookError, WorkbookFileError
-from automation.workbook import undo_refs
+from automation.workbook import pkgfile, undo_refs, undoimage
 from automation.workbook.batches import RECORD
 from automation.workbook.lock import writing
 from automation.workbook.package import (
-    REL_NS, _Name, _Package, _Record, _Sheet, _finish, _open_for_change, app_titles, hidden_name,
+    REL_NS, _Name, _Package, _Record, _Sheet, _finish, app_titles, hidden_name,
 )
 from automation.workbook.sheetgraft import Edit, XmlDoc, XNode, apply_edits, rels_name, set_attr
+from automation.workbook.zipraw import parse_zip
 
 _RELATIONSHIP, _OVERRIDE = frozenset({"Relationship"}), frozenset({"Override"})
 
@@ -39,7 +45,14 @@ def _read_formula(name: str) -> bool:
 
 
 def _remove_last_batch(path: Path, expected_digest: str | None) -> list[str]:
-    real, before, pkg = _open_for_change(path, expected_digest)
+    real, before, digest = pkgfile.read_for_change(path, expected_digest)
+    image = undoimage.find(before)
+    if image is not None:  # the workbook as its last append left it: the lists put back as they were
+        source = parse_zip(before, str(path))
+        if image.applies_to(source):
+            pkgfile.replace(path, real, before, source, image.lists, image.added, [])
+            return list(image.sheets)
+    pkg = _Package(str(path), before, digest)
     lists = pkg.listing(_read_formula)
     records = pkg.records(lists)
     if not records:

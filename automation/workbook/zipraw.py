@@ -121,10 +121,7 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
 
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise refuse("the workbook is password-protected or an old .xls file; save it as .xlsx")
-    floor = max(0, len(data) - 65557)
-    pos = data.rfind(b"PK\x05\x06", floor)
-    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
-        pos = data.rfind(b"PK\x05\x06", floor, pos)
+    pos = end_record(data)
     if pos < 0:
         raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
     _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", data, pos)
@@ -187,6 +184,28 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
             raise refuse(f"member {name} is truncated or overlaps another member")
         members.append(RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize))
     return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
+
+
+def end_record(data: bytes | mmap.mmap) -> int:
+    """Where the zip's end record starts (the last one whose comment ends the file), or -1."""
+    floor = max(0, len(data) - 65557)
+    pos = data.rfind(b"PK\x05\x06", floor)
+    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
+        pos = data.rfind(b"PK\x05\x06", floor, pos)
+    return pos
+
+
+def directory_of(data: bytes | mmap.mmap) -> bytes | None:
+    """The zip's directory as it ends the file (the central directory, its end
+    record and comment: :attr:`Written.directory` of the write that made it),
+    or None when the file does not end with one."""
+    pos = end_record(data)
+    if pos < 0:
+        return None
+    cd_size, cd_off = struct.unpack_from("<II", data, pos + 12)
+    if cd_off + cd_size != pos:
+        return None
+    return bytes(data[cd_off:])
 
 
 def has_zip64(extra: bytes) -> bool:
