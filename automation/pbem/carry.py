@@ -5,8 +5,8 @@ A sheet a refit or an import appended is sealed: its bytes stay as they were.
 What the play-by-email commands derive from such a sheet (whether it is a
 campaign sheet and of which kind, the rows a side may see of it, the stand
 names a roster lists, a ledger's purchase lines) is the same on every run, so
-it is computed the first time and kept in the campaign's carried folder (one
-small file per derivation). An entry is used only while the sheet's stamp
+it is computed the first time and kept in the campaign's carried folder (each
+derivation's entries in up to :data:`SHARDS` small files, by sheet name). An entry is used only while the sheet's stamp
 (:meth:`automation.workbook.reader.Workbook.part_stamp`: the CRC-32 and sizes
 of its part and of the shared strings, read from the zip directory without
 parsing anything) is the one it was computed from, and while the campaign's
@@ -49,13 +49,14 @@ import json
 import os
 import re
 import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from automation.cachesetting import cache_folder
 
-FORMAT = 3
+FORMAT = 4
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
 FOLDS = 6  # folds kept, the newest first
 _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
@@ -63,6 +64,8 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
+SHARDS = 32  # the files a derivation's entries are spread over, by sheet name (shard_of)
+_Shard = tuple[str, int]  # a derivation and the number of one of its files
 UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
 _FOLDER_NAME = re.compile("[0-9a-f]{24}")  # a campaign's carried folder (folder_for): nothing else is removed
 
@@ -92,6 +95,15 @@ def folder_for(book: Any) -> Path | None:
     if identity is None or root is None:
         return None
     return root / hashlib.sha256(f"{IDENTITY_SHEET}|{identity}".encode("utf-8")).hexdigest()[:24]
+
+
+def shard_of(what: str, entry: str) -> _Shard:
+    """The file of derivation ``what`` that keeps ``entry``: one of
+    :data:`SHARDS`, by the sheet's name (the entry's first field), so the
+    entries of a sheet are in one file. A run that derives a few sheets anew
+    (those a refit added) reads and writes a few small files, not every
+    entry of a long campaign (the rows a side sees of six hundred sheets)."""
+    return what, zlib.crc32(entry.partition("\x00")[0].encode("utf-8")) % SHARDS
 
 
 def make_folder(folder: Path) -> None:
@@ -128,12 +140,12 @@ def forget_unused(root: Path, keep: Path | None = None, days: float | None = Non
     return gone
 
 
-def kept_absent(entries: dict[str, Any], used: set[str]) -> dict[str, Any]:
+def kept_absent(entries: dict[str, Any], used: set[str], most: int = KEEP_ABSENT) -> dict[str, Any]:
     """``entries`` (oldest first) with those this run did not use kept for the
-    campaign's other copies, the newest first, up to :data:`KEEP_ABSENT` or as
-    many as were used (whichever is more)."""
+    campaign's other copies, the newest first, up to ``most`` or as many as
+    were used (whichever is more)."""
     unused = [k for k in entries if k not in used]
-    dropped = set(unused[:max(0, len(unused) - max(KEEP_ABSENT, len(used)))])
+    dropped = set(unused[:max(0, len(unused) - max(most, len(used)))])
     return {k: v for k, v in entries.items() if k not in dropped} if dropped else entries
 
 
@@ -197,9 +209,9 @@ class Carried:
 
     def __init__(self, book: Any, folder: Path | None, context: str) -> None:
         self.book, self.folder, self.context = book, folder, context
-        self._loaded: dict[str, dict[str, Any]] = {}
-        self._changed: set[str] = set()
-        self._used: dict[str, set[str]] = {}  # the entries of each derivation this run looked up
+        self._loaded: dict[_Shard, dict[str, Any]] = {}
+        self._changed: set[_Shard] = set()
+        self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
 
     @classmethod
     def of(cls, book: Any, *context: Any) -> Carried:
@@ -215,21 +227,23 @@ class Carried:
         """The sheet's part stamp (the reader keeps them), None when nothing is carried."""
         return self.book.part_stamp(sheet) if self.folder is not None else None
 
-    def _file(self, what: str) -> Path:
+    def _file(self, shard: _Shard) -> Path:
         assert self.folder is not None
-        return self.folder / (hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json")
+        what, number = shard
+        return self.folder / f"{hashlib.sha256(what.encode('utf-8')).hexdigest()[:24]}-{number:02d}.json"
 
-    def _entries(self, what: str) -> dict[str, Any]:
-        if what not in self._loaded:
+    def _entries(self, shard: _Shard) -> dict[str, Any]:
+        """The entries of one file of a derivation (:func:`shard_of`), read when first asked for."""
+        if shard not in self._loaded:
             entries: dict[str, Any] = {}
             try:
-                data = json.loads(self._file(what).read_text(encoding="utf-8"), object_hook=_decode)
-                if isinstance(data, dict) and data.get("context") == self.context and data.get("what") == what:
+                data = json.loads(self._file(shard).read_text(encoding="utf-8"), object_hook=_decode)
+                if isinstance(data, dict) and data.get("context") == self.context and data.get("what") == shard[0]:
                     entries = data.get("sheets") or {}
             except (OSError, ValueError, TypeError, KeyError):
                 entries = {}  # absent or unreadable: computed anew
-            self._loaded[what] = entries
-        return self._loaded[what]
+            self._loaded[shard] = entries
+        return self._loaded[shard]
 
     def get(self, what: str, sheet: str, compute: Callable[[], Any]) -> Any:
         """``what`` of ``sheet``: carried if the sheet is unchanged since, else ``compute()``."""
@@ -252,13 +266,14 @@ class Carried:
         derivation depends on) of ``what``, computed and kept when absent: a
         sheet of one name in copies that differ (two campaigns from one
         sample, two branches of one) has an entry for each."""
-        entries = self._entries(what)
-        self._used.setdefault(what, set()).add(entry)
+        shard = shard_of(what, entry)
+        entries = self._entries(shard)
+        self._used.setdefault(shard, set()).add(entry)
         if entry in entries:
             return entries[entry]
         value = compute()
         entries[entry] = value
-        self._changed.add(what)
+        self._changed.add(shard)
         return value
 
     @staticmethod
@@ -281,9 +296,10 @@ class Carried:
         stamps = [self.stamp(name) for name in sheets]
         if self.folder is None or None in stamps:
             return Carried.union(None, what, sheets, read)
-        entries = self._entries(what)
         entry = f"{FOLD}\x00{stamps[0] if stamps else ''}"  # the folds of the copies whose first sheet this is
-        self._used.setdefault(what, set()).add(entry)
+        shard = shard_of(what, entry)
+        entries = self._entries(shard)
+        self._used.setdefault(shard, set()).add(entry)
         held = entries.get(entry)
         folds = [f for f in held if isinstance(f, list) and len(f) == 2 and isinstance(f[0], list)
                  and isinstance(f[1], dict)] if isinstance(held, list) else []
@@ -295,7 +311,7 @@ class Carried:
         else:
             merged = _merged(self.get(what + " of each", name, lambda name=name: read(name)) for name in sheets)
         entries[entry] = [[stamps, {key: sorted(names) for key, names in merged.items()}]] + folds[:FOLDS - 1]
-        self._changed.add(what)
+        self._changed.add(shard)
         return merged
 
     def save(self) -> None:
@@ -305,11 +321,13 @@ class Carried:
             return
         try:
             make_folder(self.folder)
-            for what in sorted(self._changed):
-                sheets = kept_absent(self._loaded[what], self._used.get(what, set()))
-                text = json.dumps({"what": what, "context": self.context, "sheets": sheets}, default=_encode,
+            for shard in sorted(self._changed):
+                sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), KEEP_ABSENT // SHARDS)
+                text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
-                keep_file(self._file(what), lambda fh, data=text.encode("utf-8"): fh.write(data))
+                keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))
+            for what in {what for what, _ in self._changed}:  # the one file of an earlier version
+                (self.folder / (hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json")).unlink(missing_ok=True)
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()

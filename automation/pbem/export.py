@@ -151,7 +151,8 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
             words = (lambda s=s: carried.get_keyed("words", s.name, s.source, lambda: words_of(texts(s.rows))))
         rows: Sequence[Sequence[Any]]
         if words is not None and names.pattern is None:  # the names replaced are the words that are names
-            found = names.secret.keys() & set(words())
+            secret_names = names.secret
+            found = {w for w in words() if w in secret_names}
             rows = Later(lambda s=s: [[names.sub(v) if isinstance(v, str) else v for v in r] for r in s.rows]) \
                 if found else s.rows
         else:

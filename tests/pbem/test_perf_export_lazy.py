@@ -39,10 +39,10 @@ def loaded_stores(monkeypatch) -> list[str]:
     loaded: list[str] = []
     real = Carried._entries
 
-    def entries(self, what):
-        if what not in self._loaded:
-            loaded.append(what)
-        return real(self, what)
+    def entries(self, shard):  # (a derivation's entries are in a few files: shard = derivation, file number)
+        if shard not in self._loaded:
+            loaded.append(shard[0])
+        return real(self, shard)
 
     monkeypatch.setattr(Carried, "_entries", entries)
     return loaded
