@@ -327,7 +327,8 @@ class Carried:
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))
             for what in {what for what, _ in self._changed}:  # the one file of an earlier version
-                (self.folder / (hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json")).unlink(missing_ok=True)
+                legacy = hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json"
+                (self.folder / legacy).unlink(missing_ok=True)
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()
