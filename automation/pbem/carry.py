@@ -6,7 +6,8 @@ What the play-by-email commands derive from such a sheet (whether it is a
 campaign sheet and of which kind, the rows a side may see of it, the stand
 names a roster lists, a ledger's purchase lines) is the same on every run, so
 it is computed the first time and kept in the campaign's carried folder (each
-derivation's entries in up to :data:`SHARDS` small files, by sheet name). An entry is used only while the sheet's stamp
+derivation in a small file, or spread over :data:`SHARDS` by sheet name:
+:func:`spread`). An entry is used only while the sheet's stamp
 (:meth:`automation.workbook.reader.Workbook.part_stamp`: the CRC-32 and sizes
 of its part and of the shared strings, read from the zip directory without
 parsing anything) is the one it was computed from, and while the campaign's
@@ -64,8 +65,8 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
-SHARDS = 32  # the files a derivation's entries are spread over, by sheet name (shard_of)
-_Shard = tuple[str, int]  # a derivation and the number of one of its files
+SHARDS = 32  # the files a large derivation's entries are spread over, by sheet name (shard_of)
+_Shard = tuple[str, int]  # a derivation and the number of one of its files (-1: its one file)
 UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
 _FOLDER_NAME = re.compile("[0-9a-f]{24}")  # a campaign's carried folder (folder_for): nothing else is removed
 
@@ -97,12 +98,24 @@ def folder_for(book: Any) -> Path | None:
     return root / hashlib.sha256(f"{IDENTITY_SHEET}|{identity}".encode("utf-8")).hexdigest()[:24]
 
 
+def spread(what: str) -> bool:
+    """Whether derivation ``what`` is spread over :data:`SHARDS` files: those a
+    run reads for a few sheets only (the rows a side sees of a sheet, the
+    rolls it is shown, the names of each roster), which grow with the
+    campaign's history. The others (a sheet's kind, whether a side sees it,
+    its words ...) are read for every sheet on every run: one file each."""
+    return what.startswith(("rows:", "shown:")) or what.endswith(" of each")
+
+
 def shard_of(what: str, entry: str) -> _Shard:
-    """The file of derivation ``what`` that keeps ``entry``: one of
-    :data:`SHARDS`, by the sheet's name (the entry's first field), so the
-    entries of a sheet are in one file. A run that derives a few sheets anew
-    (those a refit added) reads and writes a few small files, not every
-    entry of a long campaign (the rows a side sees of six hundred sheets)."""
+    """The file of derivation ``what`` that keeps ``entry``: for a derivation
+    :func:`spread` over files, one of :data:`SHARDS` by the sheet's name (the
+    entry's first field), so a sheet's entries are in one file and a run that
+    derives the few sheets a refit added reads and writes a few small files,
+    not every entry of a long campaign (the rows a side sees of six hundred
+    sheets); else the derivation's one file (-1)."""
+    if not spread(what):
+        return what, -1
     return what, zlib.crc32(entry.partition("\x00")[0].encode("utf-8")) % SHARDS
 
 
@@ -230,7 +243,8 @@ class Carried:
     def _file(self, shard: _Shard) -> Path:
         assert self.folder is not None
         what, number = shard
-        return self.folder / f"{hashlib.sha256(what.encode('utf-8')).hexdigest()[:24]}-{number:02d}.json"
+        name = hashlib.sha256(what.encode("utf-8")).hexdigest()[:24]
+        return self.folder / (f"{name}-{number:02d}.json" if number >= 0 else f"{name}.json")
 
     def _entries(self, shard: _Shard) -> dict[str, Any]:
         """The entries of one file of a derivation (:func:`shard_of`), read when first asked for."""
@@ -322,13 +336,14 @@ class Carried:
         try:
             make_folder(self.folder)
             for shard in sorted(self._changed):
-                sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), KEEP_ABSENT // SHARDS)
+                most = KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
+                sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), most)
                 text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))
-            for what in {what for what, _ in self._changed}:  # the one file of an earlier version
-                legacy = hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json"
-                (self.folder / legacy).unlink(missing_ok=True)
+            for what in {what for what, number in self._changed if number >= 0}:  # its one file of before
+                (self.folder / (hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json")).unlink(
+                    missing_ok=True)
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()
