@@ -59,8 +59,11 @@ class UndoImage:
 
 
 def folder() -> Path | None:
-    """Where the images are kept (None: keeping is off)."""
-    return cache_folder("undo")
+    """Where the images are kept (None: keeping is off, or no cache folder can be named)."""
+    try:
+        return cache_folder("undo")
+    except (ImportError, OSError, RuntimeError):  # (the user's cache folder, found by platformdirs)
+        return None
 
 
 def _name(directory: bytes) -> str:

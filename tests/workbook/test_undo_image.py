@@ -150,3 +150,15 @@ def test_an_image_is_readable_by_its_user_alone(book: Path) -> None:
     append_sheets(book, [report("Report 1")], "Refit 1")
     where = undoimage.folder()
     assert where is not None and (where.stat().st_mode & 0o077) == 0
+
+
+def test_a_cache_folder_that_cannot_be_named_only_leaves_undo_to_work_it_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def unnamed(name: str) -> Path:
+        raise RuntimeError("no home folder")
+    monkeypatch.setattr(undoimage, "cache_folder", unnamed)
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(RICH, path)
+    append_sheets(path, [report("Report 1")], "Refit 1")  # written, though no image could be kept
+    assert "Report 1" in openpyxl.load_workbook(path).sheetnames
+    assert remove_last_batch(path) == ["Report 1"]
