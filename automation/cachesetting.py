@@ -6,7 +6,9 @@ those nor the parsed rules files (:mod:`automation.rulebook`)."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 CACHE_SETTING = "MUSTERROLL_CACHE"
 OFF = ("off", "none", "no", "0")
@@ -35,3 +37,17 @@ def cache_folder(name: str) -> Path | None:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("musterroll", appauthor=False)) / name
+
+
+def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write a kept file whole or not at all: ``write`` fills a temporary
+    file beside ``path``, which then takes its place (a reader sees the old
+    file or the new one, never half of one)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".carry-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

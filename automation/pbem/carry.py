@@ -47,15 +47,13 @@ import datetime as dt
 import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
-from automation.cachesetting import cache_folder
+from automation.cachesetting import cache_folder, keep_file
 
 FORMAT = 4
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
@@ -160,20 +158,6 @@ def kept_absent(entries: dict[str, Any], used: set[str], most: int = KEEP_ABSENT
     unused = [k for k in entries if k not in used]
     dropped = set(unused[:max(0, len(unused) - max(most, len(used)))])
     return {k: v for k, v in entries.items() if k not in dropped} if dropped else entries
-
-
-def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write a carried file whole or not at all: ``write`` fills a temporary
-    file beside ``path``, which then takes its place (a reader sees the old
-    file or the new one, never half of one)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".carry-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @functools.cache

@@ -67,13 +67,12 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
-from automation.workbook import pkgfile
+from automation.workbook import pkgfile, undoimage
 from automation.workbook.apptitles import app_titles_edits
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.lock import writing
-from automation.workbook import undoimage
 from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
@@ -452,6 +451,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                              f"sheet {sheet.name!r} cannot be added")
         seen[sheet.name.lower()] = sheet.name
     styles_part = pkg.part_of("styles")
+    styles_made = styles_part is None  # (a styles part made anew stays after undo: no image, undo works it out)
     existing = {m.name.lower() for m in pkg.zip.members}
     result = graft(*draw(sheets), sheets, existing, pkg.zip.read(styles_part) if styles_part else None)
     added: list[tuple[str, bytes, str | None]] = list(result.parts)
@@ -525,7 +525,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
     replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
     written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
-    if not new_rels or new_rels[0][0] != "styles":  # (a styles part made anew stays after undo: worked out)
+    if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])
 

@@ -30,12 +30,11 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from automation.cachesetting import cache_folder
+from automation.cachesetting import cache_folder, keep_file
 from automation.workbook.zipraw import Deflated, RawZip, Written, directory_of
 
 MAGIC = b"MRUNDO1\n"
@@ -66,8 +65,9 @@ def folder() -> Path | None:
         return None
 
 
-def _name(directory: bytes) -> str:
-    return hashlib.sha256(directory).hexdigest()[:40] + ".undo"
+def _name(digest: str) -> str:
+    """The image's file, by the SHA-256 (hex) of the zip directory it is of."""
+    return digest[:40] + ".undo"
 
 
 def keep(written: Written, before: RawZip, lists: Sequence[str], added: Sequence[str], sheets: Sequence[str]) -> None:
@@ -82,21 +82,15 @@ def keep(written: Written, before: RawZip, lists: Sequence[str], added: Sequence
     for name in lists:
         found = before.deflated(name)
         stored.append((name, found if found is not None else Deflated.of(before.read(name), 1)))
-    head = json.dumps({"size": written.size, "directory": hashlib.sha256(written.directory).hexdigest(),
+    digest = hashlib.sha256(written.directory).hexdigest()
+    head = json.dumps({"size": written.size, "directory": digest,
                        "lists": [[name, d.crc, d.size, len(d.body)] for name, d in stored],
                        "added": sorted({a.lower() for a in added}), "sheets": list(sheets)},
                       ensure_ascii=False).encode("utf-8")
     body = MAGIC + _HEAD.pack(len(head)) + head + b"".join(d.body for _, d in stored)
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=where)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body + hashlib.sha256(body).digest())
-            os.replace(tmp, where / _name(written.directory))
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+        keep_file(where / _name(digest), lambda fh: fh.write(body + hashlib.sha256(body).digest()))
         _forget_old(where)
     except OSError:
         return
@@ -118,8 +112,9 @@ def find(data: bytes) -> UndoImage | None:
     directory = directory_of(data) if where is not None else None
     if where is None or directory is None:
         return None
+    digest = hashlib.sha256(directory).hexdigest()
     try:
-        raw = (where / _name(directory)).read_bytes()
+        raw = (where / _name(digest)).read_bytes()
     except OSError:
         return None
     body, check = raw[:-32], raw[-32:]
@@ -130,7 +125,7 @@ def find(data: bytes) -> UndoImage | None:
         (length,) = _HEAD.unpack_from(body, len(MAGIC))
         at = len(MAGIC) + _HEAD.size
         head = json.loads(body[at:at + length].decode("utf-8"))
-        if head["size"] != len(data) or head["directory"] != hashlib.sha256(directory).hexdigest():
+        if head["size"] != len(data) or head["directory"] != digest:
             return None
         at += length
         lists: dict[str, bytes] = {}
