@@ -46,6 +46,7 @@ from xml.etree import ElementTree
 from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
+from automation.workbook import gatememo
 from automation.workbook.snapshot import Snapshot, as_file
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -149,10 +150,47 @@ class Gate:
         self._found: dict[tuple[str, str], list[Mapping[str, str]]] = {}
         self._kept: dict[str, bytes] = {}  # a list part's bytes as its scan inflated them, until parsed as a tree
         self._trees: dict[str, Any] = {}  # parts parsed whole (the lists of sheets and relationships)
+        self._marks: dict[str, int] = {}  # each part scanned whole: its count of "<"
+        self._names: tuple[tuple[str, str], ...] | None | bool = False  # the defined names, when found (False: not yet)
+        key = gatememo.key_for(data, limits) if not limits.player else None
+        found = gatememo.find(key) if key is not None else None
+        if found is not None:  # a file with this directory passed before: what was found then holds
+            self._checked, self._marks, self._names = set(found.checked), dict(found.marks), found.names
+            self._found = {where: list(every) for where, every in found.lists.items()}
+            self._lists_checked = found.checked
+            return
         try:
             self._check_structure()
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+        self._lists_checked = frozenset(self._checked)  # (the sheets checked later are not findings of the lists)
+        if key is not None:
+            self._keep(key)
+
+    def _keep(self, key: str) -> None:
+        """Keep what was found in the lists for the next gate of this file
+        (:mod:`automation.workbook.gatememo`); a list that cannot be read is
+        not kept, and refused when it is asked for, as without keeping."""
+        found = self.found()
+        if found is not None:
+            gatememo.keep(key, found)
+
+    def found(self) -> gatememo.Found | None:
+        """What this gate found in the lists: the parts that passed, the
+        sheets and relationships listed and the defined names (None when one
+        of them cannot be read)."""
+        lists: dict[tuple[str, str], tuple[Mapping[str, str], ...]] = {}
+        try:
+            for part, local in (("xl/_rels/workbook.xml.rels", "Relationship"), ("xl/workbook.xml", "sheet"),
+                                ("_rels/.rels", "Relationship")):
+                info = self.info(part)
+                if info is not None:
+                    lists[(info.filename, local)] = tuple(self._elements(info.filename, local))
+            names = self.defined_names()
+        except (_Refused, WorkbookFileError):
+            return None
+        marks = {part: self._marks[part] for part in self._lists_checked if part in self._marks}
+        return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None)
 
     @property
     def digest(self) -> str | None:
@@ -291,6 +329,9 @@ class Gate:
         They are the children of the workbook's ``definedNames``, as the
         package writer reads them: the lists of sheets, print titles and
         extensions are not walked."""
+        if self._names is not False:
+            every = self._names
+            return None if every is None else [(n, t) for n, t in every if wanted is None or wanted(n)]
         try:
             root_rels = self.info("_rels/.rels")
             main = next((r.get("Target", "") for r in (self._elements(root_rels.filename, "Relationship")
@@ -379,6 +420,8 @@ class Gate:
             self._scan(name, whole, exact=True)
         if chunks is not None:
             self._kept[name] = b"".join(chunks)
+        if whole:
+            self._marks[name] = marks
         self._checked.add(name)
 
     def check_part(self, name: str) -> None:

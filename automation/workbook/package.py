@@ -67,7 +67,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
-from automation.workbook import pkgfile, undoimage
+from automation.workbook import gatememo, pkgfile, undoimage
 from automation.workbook.apptitles import app_titles_edits
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
@@ -471,10 +471,13 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     assert sheets_node is not None
     r_prefix, r_decl = prefix_for(sheets_node, REL_NS)
     sheet_xml, entries, sheet_id = [], [batch], max([s.sheet_id for s in current] + [0]) + 1
+    listed: list[dict[str, str]] = []  # each new sheet's attributes, as a parser of the workbook part finds them
     for grafted, sheet in zip(result.sheets, sheets):
         rid = next(fresh)
         new_rels.append(("worksheet", grafted.part, rid))
         state = ' state="hidden"' if grafted.hidden else ""
+        listed.append({"name": grafted.name, "sheetId": str(sheet_id), **({"state": "hidden"} if grafted.hidden else {}),
+                       _ET_RID: rid})
         sheet_xml.append(f'<{qualified(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
                          f'{state} {r_prefix}:id="{rid}"{r_decl}/>')
         entries.append(("form " if sheet.form is not None else "") + f"{sheet_id}|{grafted.name}")
@@ -488,15 +491,18 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     number = max([int(m.group(1)) for n in defined if (m := RECORD.fullmatch(n.name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
+    new_names = [(f"_mr_batch_{number:04d}", formula)]
     taken_titles = {n.local for n in defined if n.name.lower() == "_xlnm.print_titles"}
     for i, (grafted, sheet) in enumerate(zip(result.sheets, sheets), start=len(current)):
         if str(i) not in taken_titles:  # each new sheet prints its header (a form: its top rows) on every page
             quoted = "'" + grafted.name.replace("'", "''") + "'"
             record += (f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}'
                        f'!$1:${sheet.title_rows}</{tag}>')
+            new_names.append(("_xlnm.Print_Titles", f"{quoted}!$1:${sheet.title_rows}"))
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
     for k, node in enumerate(replaced_nodes, start=1):  # kept very hidden under a reserved name until undo
         wb_edits += [set_attr(wb, node, "name", hidden_name(number, k)), set_attr(wb, node, "state", "veryHidden")]
+    hidden = {old.index: hidden_name(number, k) for k, old in enumerate(replaced, start=1)}
     wb_edits += _show_instead(wb, replaced, len(current) + [s.name.lower() for s in sheets].index(
         replaced[0].name.lower())) if replaced else []
     if names_node is not None:
@@ -528,6 +534,36 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])
+        rels_listed = [{"Id": rid, "Type": f"{REL_NS}/{kind}", "Target": posixpath.relpath(part, wb_dir)}
+                       for kind, part, rid in new_rels]
+        _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
+                                                      (rels_doc.part, "Relationship"): rels_listed}, new_names,
+                     hidden)
+
+
+def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
+                 added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str]],
+                 hidden: Mapping[int, str]) -> None:
+    """Keep what the gate of the file ``written`` would find in its lists
+    (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,
+    with the elements ``added`` at the ends of the lists, the defined names
+    ``names``, and the sheets at the places of ``hidden`` kept very hidden
+    under the names given, when every sheet and relationship it listed is
+    one of the workbook's ``sheets`` and of the workbook part's
+    relationships (so each is found at its place, and the new ones follow
+    them all)."""
+    found = pkg.gate.found()
+    listed = found.lists.get((pkg.wb_part, "sheet"), ()) if found is not None else ()
+    if found is None or len(listed) != len(sheets) or any(listed[s.index].get("name") != s.name for s in sheets) or \
+            len(found.lists.get((rels_name(pkg.wb_part), "Relationship"), ())) != len(pkg.rels(pkg.wb_part)):
+        return
+    limits = pkg.gate.limits
+    changed = {(pkg.wb_part, "sheet"): {i: {**listed[i], "name": name, "state": "veryHidden"}
+                                        for i, name in hidden.items()}}
+    carried = gatememo.appended(found, parts, elements=limits.elements, namespaces=limits.namespaces, added=added,
+                                names=names, changed=changed)
+    if carried is not None:
+        gatememo.keep(gatememo.key_of(written.directory, limits), carried)
 
 
 def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Edit]:

@@ -1,0 +1,179 @@
+"""The gate keeps what it found in a master's lists (automation.workbook.gatememo):
+the next gate of the same file takes it instead of scanning and parsing the
+lists, and an append carries it forward to the file it writes, equal to what
+a gate finds in that file. Findings cut short, changed or of another file,
+a player's file and keeping turned off all leave the gate to check the lists
+whole."""
+from __future__ import annotations
+
+from package_helpers import *  # noqa: F403 - the shared helpers, fixture and imports
+
+from automation.cachesetting import CACHE_SETTING
+from automation.workbook import gate as gate_module
+from automation.workbook import gatememo
+from automation.workbook.gate import MASTER, PLAYER, Gate
+
+from test_package_lists import KINDS, _variant
+
+SHEETS = [report("Report 9"), report("Roster 9", kind="roster"), report("Notes 9", hidden=True)]
+
+
+def _kept(path: Path) -> gatememo.Found | None:
+    """What is kept for the file at ``path`` (None: nothing)."""
+    key = gatememo.key_for(path.read_bytes(), MASTER)
+    return gatememo.find(key) if key is not None else None
+
+
+def _found_whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> gatememo.Found | None:
+    """What a gate finds in the file's lists, checking them whole (keeping off)."""
+    with monkeypatch.context() as m:
+        m.setenv(CACHE_SETTING, "off")
+        return Gate(str(path), path.read_bytes(), MASTER).found()
+
+
+def _parsing_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every scan and parse of a part by the gate, listed as it happens."""
+    seen: list[str] = []
+    scan, tree = Gate._scan, gate_module.ElementTree.fromstring
+
+    def counted_scan(self: Gate, name: str, *args: object, **kwargs: object) -> None:
+        seen.append(f"scan {name}")
+        scan(self, name, *args, **kwargs)
+
+    def counted_tree(data: bytes) -> object:
+        seen.append("parse")
+        return tree(data)
+    monkeypatch.setattr(Gate, "_scan", counted_scan)
+    monkeypatch.setattr(gate_module.ElementTree, "fromstring", counted_tree)
+    return seen
+
+
+@pytest.mark.parametrize("replacing", [False, True], ids=["sheets added", "a form answered"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_append_carries_forward_what_a_gate_finds_in_the_file_it_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, replacing: bool) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(RICH, path)
+    _variant(path, kind)
+    if replacing:
+        append_sheets(path, [report("Orders 5")], "Orders")
+        append_sheets(path, [report("Orders 5", rows=[["Turn"], [7]]), *SHEETS], "Answer", replace=["Orders 5"])
+    else:
+        append_sheets(path, SHEETS, "Refit 9")
+    whole = _found_whole(path, monkeypatch)
+    assert whole is not None
+    carried = _kept(path)
+    assert carried is not None, "the append kept what a gate of its file finds"
+    assert carried == whole
+    names = dict(whole.names or ())
+    assert whole.lists[("xl/workbook.xml", "sheet")][-1]["name"] == "Notes 9"
+    assert any(name.startswith("_mr_batch_") for name in names)
+
+
+def test_a_gate_of_a_file_that_passed_before_scans_and_parses_none_of_its_lists(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    append_sheets(book, [report("Report 1")], "Refit 1")
+    data = book.read_bytes()
+    first = Gate(str(book), data, MASTER)
+    targets, names = dict(first.sheet_targets()), first.defined_names()
+    seen = _parsing_counted(monkeypatch)
+    again = Gate(str(book), data, MASTER)
+    assert dict(again.sheet_targets()) == targets
+    assert again.defined_names() == names
+    assert again.defined_names(lambda name: name.startswith("_mr_batch_")) == \
+        [(n, t) for n, t in names if n.startswith("_mr_batch_")]
+    assert seen == []
+    again.check_sheet("Report 1")  # a sheet is still checked when it is read
+    assert any(s.startswith("scan xl/worksheets/") for s in seen)
+
+
+def test_a_gate_finds_the_lists_of_the_file_it_is_given_not_those_kept_for_another(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    Gate(str(book), book.read_bytes(), MASTER)  # kept for the file before the append
+    with monkeypatch.context() as m:
+        m.setenv(CACHE_SETTING, "off")
+        append_sheets(book, [report("Report 1")], "Refit 1")  # (which carries nothing forward)
+    seen = _parsing_counted(monkeypatch)
+    assert "Report 1" in Gate(str(book), book.read_bytes(), MASTER).sheet_targets()
+    assert "scan xl/workbook.xml" in seen and "parse" in seen
+
+
+@pytest.mark.parametrize("damage", ["cut short", "a byte changed", "another file's", "another format"])
+def test_findings_cut_short_changed_or_kept_for_another_file_are_not_used(
+        book: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    data = book.read_bytes()
+    Gate(str(book), data, MASTER)
+    key = gatememo.key_for(data, MASTER)
+    kept = gatememo.folder() / f"{key[:40]}.json"
+    raw = kept.read_bytes()
+    if damage == "cut short":
+        kept.write_bytes(raw[:len(raw) // 2])
+    elif damage == "a byte changed":
+        kept.write_bytes(raw[:10] + bytes([raw[10] ^ 1]) + raw[11:])
+    elif damage == "another file's":
+        other = gatememo.Found.from_bytes(raw, key)
+        assert other is not None
+        kept.write_bytes(other.to_bytes("0" * 64))
+    else:
+        body = raw[:-32].replace(b'"format":1', b'"format":0')
+        kept.write_bytes(body + __import__("hashlib").sha256(body).digest())
+    assert gatememo.find(key) is None
+    seen = _parsing_counted(monkeypatch)
+    Gate(str(book), data, MASTER).sheet_targets()
+    assert "scan xl/workbook.xml" in seen and "parse" in seen
+
+
+def test_a_players_file_is_always_checked_whole(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = book.read_bytes()
+    Gate(str(book), data, MASTER)  # a master's findings for the very same bytes are kept
+    before = sorted(gatememo.folder().glob("*.json"))
+    seen = _parsing_counted(monkeypatch)
+    Gate(str(book), data, PLAYER).sheet_targets()
+    assert "scan xl/workbook.xml" in seen and "parse" in seen
+    assert sorted(gatememo.folder().glob("*.json")) == before  # and nothing is kept for it
+
+
+def test_a_list_changed_since_it_passed_is_checked_again_and_refused(book: Path) -> None:
+    Gate(str(book), book.read_bytes(), MASTER)
+    xml = contents(book)["xl/workbook.xml"].decode()
+    rezip(book, {"xl/workbook.xml": xml.replace("?>", '?><!DOCTYPE x [<!ENTITY a "b">]>', 1).encode()})
+    with pytest.raises(WorkbookFileError, match="DTD"):
+        Gate(str(book), book.read_bytes(), MASTER)
+
+
+def test_keeping_off_keeps_no_findings(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_SETTING, "off")
+    assert gatememo.folder() is None
+    Gate(str(book), book.read_bytes(), MASTER)
+    append_sheets(book, [report("Report 1")], "Refit 1")
+    assert gatememo.key_for(book.read_bytes(), MASTER) is None
+
+
+def test_only_the_newest_findings_are_kept(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gatememo, "KEPT", 3)
+    for n in range(1, 6):
+        append_sheets(book, [report(f"Report {n}")], f"Refit {n}")
+    assert len(list(gatememo.folder().glob("*.json"))) == 3
+    assert _kept(book) is not None  # the last file's among them
+
+
+def test_a_list_grown_past_the_limits_or_given_a_dtd_is_left_to_the_next_gate() -> None:
+    found = gatememo.Found(frozenset({"xl/workbook.xml"}), {"xl/workbook.xml": 3},
+                           {("xl/workbook.xml", "sheet"): ({"name": "A"},)}, ())
+    grown = {("xl/workbook.xml", "sheet"): [{"name": "B"}]}
+    small = b'<workbook xmlns="x"><sheets><sheet name="A"/><sheet name="B"/></sheets></workbook>'
+    ok = gatememo.appended(found, {"xl/workbook.xml": small}, elements=10, namespaces=5, added=grown,
+                           names=[("n", "t")])
+    assert ok is not None and ok.lists[("xl/workbook.xml", "sheet")] == ({"name": "A"}, {"name": "B"})
+    assert ok.marks["xl/workbook.xml"] == small.count(b"<") == 6 and ok.names == (("n", "t"),)
+    assert gatememo.appended(found, {"xl/workbook.xml": small}, elements=3, namespaces=5, added=grown,
+                             names=[]) is None  # more "<" than elements allowed
+    assert gatememo.appended(found, {"xl/workbook.xml": small}, elements=10, namespaces=0, added=grown,
+                             names=[]) is None  # more namespace declarations than allowed
+    assert gatememo.appended(found, {"xl/workbook.xml": b"<!DOCTYPE x>" + small}, elements=10, namespaces=5,
+                             added=grown, names=[]) is None
+    assert gatememo.appended(found, {"xl/styles.xml": small}, elements=10, namespaces=5, added={},
+                             names=[]) is None  # a part that had not passed whole
+    no_names = gatememo.Found(found.checked, found.marks, found.lists, None)
+    assert gatememo.appended(no_names, {"xl/workbook.xml": small}, elements=10, namespaces=5, added=grown,
+                             names=[]) is None
