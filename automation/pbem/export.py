@@ -141,6 +141,7 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
         return list(sheets)
     names = Names.of(secret)
     out = []
+    suffixes: dict[frozenset[str], str] = {}  # what each set of names replaced adds to a source (most: none)
     for s in sheets:
         found: set[str] = set()
 
@@ -160,8 +161,11 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
                 if names.found_in(texts, words) else s.rows
         source = s.source
         if source:
-            replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
-            source += "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
+            key = frozenset(found)
+            if key not in suffixes:
+                replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
+                suffixes[key] = "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
+            source += suffixes[key]
         out.append(dataclasses.replace(s, rows=rows, source=source))
     return out
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
+import marshal
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +46,8 @@ from typing import Any
 from automation.cachesetting import cache_folder, keep_file
 from automation.workbook.zipraw import directory_of
 
-FORMAT = 1
+FORMAT = f"1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+SUFFIX = ".found"
 KEPT = 32  # the newest findings kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
 
@@ -65,33 +67,32 @@ class Found:
     names: tuple[tuple[str, str], ...] | None
 
     def to_bytes(self, key: str) -> bytes:
-        """The file kept: JSON, then the SHA-256 of it."""
-        body = json.dumps({"format": FORMAT, "key": key, "checked": sorted(self.checked), "marks": dict(self.marks),
-                           "lists": [[part, local, [dict(a) for a in every]]
-                                     for (part, local), every in self.lists.items()],
-                           "names": None if self.names is None else [list(n) for n in self.names]},
-                          ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        """The file kept: the findings as :mod:`marshal` writes them (the
+        fastest form of plain values to write and read back: a campaign of a
+        hundred dates lists a thousand sheets and relationships), then the
+        SHA-256 of that."""
+        body = marshal.dumps((FORMAT, key, sorted(self.checked), dict(self.marks),
+                              [(part, local, list(every)) for (part, local), every in self.lists.items()],
+                              None if self.names is None else list(self.names)))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
     def from_bytes(cls, raw: bytes, key: str) -> Found | None:
         """The findings of ``raw`` when it is a whole file of this format kept
-        under ``key`` (its SHA-256 tells a file cut short or changed; the
-        attributes are then taken as they read)."""
+        under ``key``: its SHA-256 tells a file cut short or changed (only the
+        user's own commands write the folder, readable by the user alone)."""
         body = raw[:-32]
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            head = json.loads(body.decode("utf-8"))
-            if head["format"] != FORMAT or head["key"] != key:
+            form, kept_for, checked, marks, lists, names = marshal.loads(body)
+            if form != FORMAT or kept_for != key:
                 return None
-            lists = {(part, local): tuple(every) for part, local, every in head["lists"]}
-            names = head["names"]
-            if not all(isinstance(p, str) and isinstance(a, dict) for (p, _), every in lists.items() for a in every):
+            every = {(part, local): tuple(found) for part, local, found in lists}
+            if not all(isinstance(a, dict) for found in every.values() for a in found):
                 return None
-            return cls(frozenset(head["checked"]), {str(k): int(v) for k, v in head["marks"].items()}, lists,
-                       None if names is None else tuple((n, t) for n, t in names))
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+            return cls(frozenset(checked), dict(marks), every, None if names is None else tuple(map(tuple, names)))
+        except (ValueError, EOFError, TypeError):
             return None
 
 
@@ -105,7 +106,7 @@ def folder() -> Path | None:
 
 def key_of(directory: bytes, limits: object) -> str:
     """The key of a file whose zip directory is ``directory``, checked with ``limits``."""
-    return hashlib.sha256(repr(limits).encode("utf-8") + b"\0" + directory).hexdigest()
+    return hashlib.sha256(f"{FORMAT}\0{limits!r}\0".encode("utf-8") + directory).hexdigest()
 
 
 def key_for(data: Any, limits: object) -> str | None:
@@ -122,7 +123,7 @@ def find(key: str) -> Found | None:
     if where is None:
         return None
     try:
-        raw = (where / f"{key[:40]}.json").read_bytes()
+        raw = (where / f"{key[:40]}{SUFFIX}").read_bytes()
     except OSError:
         return None
     return Found.from_bytes(raw, key)
@@ -137,7 +138,7 @@ def keep(key: str, found: Found) -> None:
     body = found.to_bytes(key)
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        keep_file(where / f"{key[:40]}.json", lambda fh: fh.write(body))
+        keep_file(where / f"{key[:40]}{SUFFIX}", lambda fh: fh.write(body))
         _forget_old(where)
     except OSError:
         return
@@ -146,7 +147,7 @@ def keep(key: str, found: Found) -> None:
 def _forget_old(where: Path) -> None:
     """Remove all but the newest :data:`KEPT` findings."""
     with os.scandir(where) as entries:
-        kept = [(entry.stat().st_mtime_ns, entry.path) for entry in entries if entry.name.endswith(".json")]
+        kept = [(entry.stat().st_mtime_ns, entry.path) for entry in entries if entry.name.endswith(SUFFIX)]
     for _, path in sorted(kept, reverse=True)[KEPT:]:
         with contextlib.suppress(OSError):
             os.unlink(path)

@@ -476,8 +476,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         rid = next(fresh)
         new_rels.append(("worksheet", grafted.part, rid))
         state = ' state="hidden"' if grafted.hidden else ""
-        listed.append({"name": grafted.name, "sheetId": str(sheet_id), **({"state": "hidden"} if grafted.hidden else {}),
-                       _ET_RID: rid})
+        listed.append({"name": grafted.name, "sheetId": str(sheet_id),
+                       **({"state": "hidden"} if grafted.hidden else {}), _ET_RID: rid})
         sheet_xml.append(f'<{qualified(sheets_node, "sheet")} name="{escape_attr(grafted.name)}" sheetId="{sheet_id}"'
                          f'{state} {r_prefix}:id="{rid}"{r_decl}/>')
         entries.append(("form " if sheet.form is not None else "") + f"{sheet_id}|{grafted.name}")

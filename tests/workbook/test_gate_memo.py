@@ -104,7 +104,7 @@ def test_findings_cut_short_changed_or_kept_for_another_file_are_not_used(
     data = book.read_bytes()
     Gate(str(book), data, MASTER)
     key = gatememo.key_for(data, MASTER)
-    kept = gatememo.folder() / f"{key[:40]}.json"
+    kept = gatememo.folder() / f"{key[:40]}{gatememo.SUFFIX}"
     raw = kept.read_bytes()
     if damage == "cut short":
         kept.write_bytes(raw[:len(raw) // 2])
@@ -115,8 +115,11 @@ def test_findings_cut_short_changed_or_kept_for_another_file_are_not_used(
         assert other is not None
         kept.write_bytes(other.to_bytes("0" * 64))
     else:
-        body = raw[:-32].replace(b'"format":1', b'"format":0')
-        kept.write_bytes(body + __import__("hashlib").sha256(body).digest())
+        import hashlib
+        import marshal
+
+        body = marshal.dumps(("0", *marshal.loads(raw[:-32])[1:]))
+        kept.write_bytes(body + hashlib.sha256(body).digest())
     assert gatememo.find(key) is None
     seen = _parsing_counted(monkeypatch)
     Gate(str(book), data, MASTER).sheet_targets()
@@ -126,11 +129,11 @@ def test_findings_cut_short_changed_or_kept_for_another_file_are_not_used(
 def test_a_players_file_is_always_checked_whole(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = book.read_bytes()
     Gate(str(book), data, MASTER)  # a master's findings for the very same bytes are kept
-    before = sorted(gatememo.folder().glob("*.json"))
+    before = sorted(gatememo.folder().glob("*" + gatememo.SUFFIX))
     seen = _parsing_counted(monkeypatch)
     Gate(str(book), data, PLAYER).sheet_targets()
     assert "scan xl/workbook.xml" in seen and "parse" in seen
-    assert sorted(gatememo.folder().glob("*.json")) == before  # and nothing is kept for it
+    assert sorted(gatememo.folder().glob("*" + gatememo.SUFFIX)) == before  # and nothing is kept for it
 
 
 def test_a_list_changed_since_it_passed_is_checked_again_and_refused(book: Path) -> None:
@@ -153,7 +156,7 @@ def test_only_the_newest_findings_are_kept(book: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(gatememo, "KEPT", 3)
     for n in range(1, 6):
         append_sheets(book, [report(f"Report {n}")], f"Refit {n}")
-    assert len(list(gatememo.folder().glob("*.json"))) == 3
+    assert len(list(gatememo.folder().glob("*" + gatememo.SUFFIX))) == 3
     assert _kept(book) is not None  # the last file's among them
 
 
