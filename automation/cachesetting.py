@@ -6,6 +6,7 @@ workbooks' lists (:mod:`automation.workbook.gatememo`), or ``off``: nothing
 is kept, neither those nor the parsed rules files (:mod:`automation.rulebook`)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -52,3 +53,20 @@ def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def used(path: Path) -> None:
+    """Mark a kept file as just used (its time is what :func:`prune` keeps the
+    newest by): a file read again and again stays while newer ones come and go."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+def prune(folder: Path, suffix: str, kept: int) -> None:
+    """Remove all but the ``kept`` files of ``folder`` ending ``suffix`` last
+    written or used (:func:`used`)."""
+    with os.scandir(folder) as entries:
+        found = [(entry.stat().st_mtime_ns, entry.path) for entry in entries if entry.name.endswith(suffix)]
+    for _, path in sorted(found, reverse=True)[kept:]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

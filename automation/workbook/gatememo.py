@@ -28,27 +28,25 @@ opens the campaign without parsing its lists either.
 Only a master's findings are kept: a file a player sends back is always
 checked whole. Only the umpire's own machine keeps them, in the user's cache
 folder beside the carried folders (:mod:`automation.cachesetting`), readable
-by the user alone; the newest :data:`KEPT` are kept. A file that does not
+by the user alone; the :data:`KEPT` last kept or used are kept. A file that does not
 read back whole (cut short, changed, of another format) is not used.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import marshal
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automation.cachesetting import cache_folder, keep_file
+from automation.cachesetting import cache_folder, keep_file, prune, used
 from automation.workbook.zipraw import directory_of
 
 FORMAT = f"1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
-KEPT = 32  # the newest findings kept: a command needs those of the file it opens
+KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
 
 
@@ -122,11 +120,15 @@ def find(key: str) -> Found | None:
     where = folder()
     if where is None:
         return None
+    path = where / f"{key[:40]}{SUFFIX}"
     try:
-        raw = (where / f"{key[:40]}{SUFFIX}").read_bytes()
+        raw = path.read_bytes()
     except OSError:
         return None
-    return Found.from_bytes(raw, key)
+    found = Found.from_bytes(raw, key)
+    if found is not None:
+        used(path)
+    return found
 
 
 def keep(key: str, found: Found) -> None:
@@ -139,18 +141,9 @@ def keep(key: str, found: Found) -> None:
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
         keep_file(where / f"{key[:40]}{SUFFIX}", lambda fh: fh.write(body))
-        _forget_old(where)
+        prune(where, SUFFIX, KEPT)
     except OSError:
         return
-
-
-def _forget_old(where: Path) -> None:
-    """Remove all but the newest :data:`KEPT` findings."""
-    with os.scandir(where) as entries:
-        kept = [(entry.stat().st_mtime_ns, entry.path) for entry in entries if entry.name.endswith(SUFFIX)]
-    for _, path in sorted(kept, reverse=True)[KEPT:]:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
 
 
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,

@@ -20,25 +20,23 @@ the same parts (``tests/workbook/test_undo_image.py``).
 
 Only the umpire's own machine keeps images, in the user's cache folder
 beside the carried folders (:mod:`automation.cachesetting`), readable by
-the user alone; the newest :data:`KEPT` are kept. An image that does not
+the user alone; the :data:`KEPT` last kept or used are kept. An image that does not
 read back whole (cut short, changed) is not used.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from automation.cachesetting import cache_folder, keep_file
+from automation.cachesetting import cache_folder, keep_file, prune, used
 from automation.workbook.zipraw import Deflated, RawZip, Written, directory_of
 
 MAGIC = b"MRUNDO1\n"
-KEPT = 32  # the newest images kept: undo needs the one of each workbook's last append
+KEPT = 32  # the images last kept or used that are kept: undo needs the one of each workbook's last append
 _HEAD = struct.Struct("<I")
 
 
@@ -91,18 +89,9 @@ def keep(written: Written, before: RawZip, lists: Sequence[str], added: Sequence
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
         keep_file(where / _name(digest), lambda fh: fh.write(body + hashlib.sha256(body).digest()))
-        _forget_old(where)
+        prune(where, ".undo", KEPT)
     except OSError:
         return
-
-
-def _forget_old(where: Path) -> None:
-    """Remove all but the newest :data:`KEPT` images."""
-    with os.scandir(where) as found:
-        images = [(entry.stat().st_mtime_ns, entry.path) for entry in found if entry.name.endswith(".undo")]
-    for _, path in sorted(images, reverse=True)[KEPT:]:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
 
 
 def find(data: bytes) -> UndoImage | None:
@@ -117,6 +106,7 @@ def find(data: bytes) -> UndoImage | None:
         raw = (where / _name(digest)).read_bytes()
     except OSError:
         return None
+    used(where / _name(digest))  # (kept while it is read again: a copy undone more than once)
     body, check = raw[:-32], raw[-32:]
     if len(raw) < len(MAGIC) + _HEAD.size + 32 or not body.startswith(MAGIC) or \
             hashlib.sha256(body).digest() != check:

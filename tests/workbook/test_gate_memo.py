@@ -180,3 +180,24 @@ def test_a_list_grown_past_the_limits_or_given_a_dtd_is_left_to_the_next_gate() 
     no_names = gatememo.Found(found.checked, found.marks, found.lists, None)
     assert gatememo.appended(no_names, {"xl/workbook.xml": small}, elements=10, namespaces=5, added=grown,
                              names=[]) is None
+
+
+def test_findings_read_again_are_kept_while_newer_ones_come_and_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                   ) -> None:
+    books = []
+    for n in range(3):
+        path = tmp_path / f"book{n}.xlsx"
+        shutil.copyfile(RICH, path)
+        if n:
+            append_sheets(path, [report(f"Report {n}")], f"Refit {n}")
+        Gate(str(path), path.read_bytes(), MASTER)
+        books.append(path)
+    first, second, third = books
+    keys = [gatememo.key_for(path.read_bytes(), MASTER) for path in books]
+    for age, key in zip((1000, 2000, 3000), keys):  # the first kept longest ago
+        os.utime(gatememo.folder() / f"{key[:40]}{gatememo.SUFFIX}", ns=(age * 10**9, age * 10**9))
+    monkeypatch.setattr(gatememo, "KEPT", 2)
+    assert _kept(first) is not None  # read again now
+    gatememo.keep(keys[2], gatememo.find(keys[2]))  # kept anew: the two last kept or used stay
+    assert _kept(first) is not None and _kept(third) is not None
+    assert _kept(second) is None

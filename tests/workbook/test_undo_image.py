@@ -146,6 +146,16 @@ def test_the_newest_images_alone_are_kept(tmp_path: Path, monkeypatch: pytest.Mo
     assert remove_last_batch(path) == ["Report 5"]  # the last append's image is among them
 
 
+def test_an_image_read_again_is_kept_before_newer_ones(tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(RICH, path)
+    append_sheets(path, [report("Report 1")], "Refit 1")
+    (image,) = _images()
+    os.utime(image, ns=(10**9, 10**9))  # kept long ago
+    assert undoimage.find(path.read_bytes()) is not None
+    assert image.stat().st_mtime_ns > 10**9  # read again now: what is pruned last
+
+
 def test_an_image_is_readable_by_its_user_alone(book: Path) -> None:
     append_sheets(book, [report("Report 1")], "Refit 1")
     where = undoimage.folder()
