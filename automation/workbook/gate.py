@@ -152,10 +152,12 @@ class Gate:
         self._trees: dict[str, Any] = {}  # parts parsed whole (the lists of sheets and relationships)
         self._marks: dict[str, int] = {}  # each part scanned whole: its count of "<"
         self._names: tuple[tuple[str, str], ...] | None | bool = False  # the defined names, when found (False: not yet)
+        self._workbook: gatememo.Workbook | None | bool = False  # the workbook part's lists, when found (False: not yet)
         key = gatememo.key_for(data, limits) if not limits.player else None
         found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
             self._checked, self._marks, self._names = set(found.checked), dict(found.marks), found.names
+            self._workbook = found.workbook if found.workbook is not None else False
             self._found = {where: list(every) for where, every in found.lists.items()}
             self._lists_checked = found.checked
             return
@@ -164,16 +166,8 @@ class Gate:
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
         self._lists_checked = frozenset(self._checked)  # (the sheets checked later are not findings of the lists)
-        if key is not None:
-            self._keep(key)
-
-    def _keep(self, key: str) -> None:
-        """Keep what was found in the lists for the next gate of this file
-        (:mod:`automation.workbook.gatememo`); a list that cannot be read is
-        not kept, and refused when it is asked for, as without keeping."""
-        found = self.found()
-        if found is not None:
-            gatememo.keep(key, found)
+        if key is not None and (found := self.found()) is not None:  # (a list that cannot be read: refused when
+            gatememo.keep(key, found)  # asked for, as without keeping)
 
     def found(self) -> gatememo.Found | None:
         """What this gate found in the lists: the parts that passed, the
@@ -187,10 +181,25 @@ class Gate:
                 if info is not None:
                     lists[(info.filename, local)] = tuple(self._elements(info.filename, local))
             names = self.defined_names()
+            workbook = self.workbook_lists()
         except (_Refused, WorkbookFileError):
             return None
         marks = {part: self._marks[part] for part in self._lists_checked if part in self._marks}
-        return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None)
+        return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None, workbook)
+
+    def workbook_lists(self) -> gatememo.Workbook | None:
+        """``xl/workbook.xml``'s lists as an append reads them (see
+        :class:`automation.workbook.gatememo.Workbook`): as found before for
+        a file with this directory, or from the parse of the part and its
+        relationships. None when the package has no such part."""
+        if self._workbook is False:
+            info, rels = self.info("xl/workbook.xml"), self.info("xl/_rels/workbook.xml.rels")
+            try:
+                self._workbook = None if info is None else gatememo.Workbook.of(
+                    self._tree(info.filename), self._tree(rels.filename) if rels is not None else None)
+            except _Refused as exc:
+                raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
+        return self._workbook  # type: ignore[return-value]
 
     @property
     def digest(self) -> str | None:

@@ -44,10 +44,42 @@ from typing import Any
 from automation.cachesetting import cache_folder, keep_file, prune, used
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"2 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
+
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+@dataclass(frozen=True)
+class Workbook:
+    """The workbook part ``xl/workbook.xml`` and its relationships as an
+    append or undo reads them (:meth:`automation.workbook.package._Package.listing`):
+    the root element's tag; the attributes of each ``sheet`` of its
+    ``sheets`` (None: it has none); each defined name of its
+    ``definedNames`` as (name, localSheetId or "", text), and how many
+    elements that holds (None: it has none); the attributes of each element
+    of the relationships part (None: it has none)."""
+
+    root: str
+    sheets: tuple[Attributes, ...] | None
+    names: tuple[tuple[str, str, str], ...]
+    children: int | None
+    rels: tuple[Attributes, ...] | None
+
+    @classmethod
+    def of(cls, tree: Any, rels: Any) -> Workbook:
+        """From ElementTree's parse of the workbook part (``tree``) and of its relationships (``rels``, or None)."""
+        holder = next((child for child in tree if child.tag == _MAIN + "sheets"), None)
+        box = next((child for child in tree if child.tag == _MAIN + "definedNames"), None)
+        names = () if box is None else tuple((n.get("name") or "", n.get("localSheetId") or "", "".join(n.itertext()))
+                                             for n in box if n.tag == _MAIN + "definedName")
+        return cls(tree.tag,
+                   None if holder is None else tuple(n.attrib for n in holder if n.tag == _MAIN + "sheet"),
+                   names, None if box is None else len(box),
+                   None if rels is None else tuple(child.attrib for child in rels))
 
 
 @dataclass(frozen=True)
@@ -63,15 +95,20 @@ class Found:
     marks: Mapping[str, int]
     lists: Mapping[tuple[str, str], tuple[Attributes, ...]]
     names: tuple[tuple[str, str], ...] | None
+    workbook: Workbook | None = None  # (None: the package has no xl/workbook.xml)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
         fastest form of plain values to write and read back: a campaign of a
         hundred dates lists a thousand sheets and relationships), then the
         SHA-256 of that."""
+        wb = self.workbook
         body = marshal.dumps((FORMAT, key, sorted(self.checked), dict(self.marks),
                               [(part, local, list(every)) for (part, local), every in self.lists.items()],
-                              None if self.names is None else list(self.names)))
+                              None if self.names is None else list(self.names),
+                              None if wb is None else (wb.root, None if wb.sheets is None else list(wb.sheets),
+                                                       list(wb.names), wb.children,
+                                                       None if wb.rels is None else list(wb.rels))))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
@@ -83,13 +120,20 @@ class Found:
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names = marshal.loads(body)
+            form, kept_for, checked, marks, lists, names, wb = marshal.loads(body)
             if form != FORMAT or kept_for != key:
                 return None
             every = {(part, local): tuple(found) for part, local, found in lists}
-            if not all(isinstance(a, dict) for found in every.values() for a in found):
+            workbook = None
+            if wb is not None:
+                root, sheets, listed, children, rels = wb
+                workbook = Workbook(root, None if sheets is None else tuple(sheets), tuple(map(tuple, listed)),
+                                    children, None if rels is None else tuple(rels))
+            if not all(isinstance(a, dict) for found in (*every.values(), *(
+                    (workbook.sheets or (), workbook.rels or ()) if workbook is not None else ())) for a in found):
                 return None
-            return cls(frozenset(checked), dict(marks), every, None if names is None else tuple(map(tuple, names)))
+            return cls(frozenset(checked), dict(marks), every, None if names is None else tuple(map(tuple, names)),
+                       workbook)
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -147,14 +191,18 @@ def keep(key: str, found: Found) -> None:
 
 
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,
-             added: Mapping[tuple[str, str], Sequence[Attributes]], names: Sequence[tuple[str, str]],
+             added: Mapping[tuple[str, str], Sequence[Attributes]], names: Sequence[tuple[str, str, str]],
              changed: Mapping[tuple[str, str], Mapping[int, Attributes]] | None = None) -> Found | None:
     """The findings of a file made from the one of ``found`` by writing the
     list parts ``written`` (name -> bytes: each one that passed, with lines
     inserted into it and attributes set), whose lists gained the elements
     ``added`` (by part and local name, at their ends) and the defined names
-    ``names`` (at the end), and whose elements ``changed`` (by part and local
-    name, then place in the list) now have the attributes given.
+    ``names`` ((name, localSheetId or "", text), at the end), and whose
+    elements ``changed`` (by part and local name, then place in the list)
+    now have the attributes given. The workbook part's lists as an append
+    reads them (:class:`Workbook`) change alike: its sheets as the list of
+    ``xl/workbook.xml``'s ``sheet`` elements, its relationships as that of
+    ``xl/_rels/workbook.xml.rels``'s ``Relationship`` elements.
     None when they cannot be told without a scan: a part written that had not
     passed whole, one that now holds a DTD or entity, more ``<`` than
     ``elements`` or more ``xmlns`` than ``namespaces``, a list not found
@@ -179,7 +227,19 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
         if where not in lists or where[0] not in written:
             return None
         lists[where] = (*lists[where], *more)
-    return Found(found.checked, marks, lists, (*found.names, *names))
+    workbook = found.workbook
+    sheets_at, rels_at = ("xl/workbook.xml", "sheet"), ("xl/_rels/workbook.xml.rels", "Relationship")
+    if sheets_at not in added or rels_at not in added:  # (lists of other parts: the next gate reads these)
+        workbook = None
+    if workbook is not None:
+        sheets = workbook.sheets
+        if sheets is not None:
+            sheets = tuple((changed or {}).get(sheets_at, {}).get(i, a) for i, a in enumerate(sheets))
+            sheets = (*sheets, *added.get(sheets_at, ()))
+        rels = None if workbook.rels is None else (*workbook.rels, *added.get(rels_at, ()))
+        children = workbook.children if not names else (workbook.children or 0) + len(names)
+        workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
+    return Found(found.checked, marks, lists, (*found.names, *((n, t) for n, _, t in names)), workbook)
 
 
-__all__ = ["Found", "appended", "find", "folder", "keep", "key_for", "key_of"]
+__all__ = ["Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

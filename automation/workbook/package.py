@@ -72,6 +72,7 @@ from automation.workbook.apptitles import app_titles_edits
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
+from automation.workbook.gatememo import Workbook
 from automation.workbook.lock import writing
 from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
@@ -89,8 +90,7 @@ STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
 STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
 LISTED = frozenset({"sheet", "definedName"})  # the long lists of workbook.xml, which an append reads from the gate
-_ET_SHEETS, _ET_NAMES = f"{{{MAIN_NS}}}sheets", f"{{{MAIN_NS}}}definedNames"
-_ET_SHEET, _ET_RID, _ET_NAME = f"{{{MAIN_NS}}}sheet", f"{{{REL_NS}}}id", f"{{{MAIN_NS}}}definedName"
+_ET_RID = f"{{{REL_NS}}}id"  # a sheet's r:id among the attributes ElementTree gives it
 
 # --------------------------------------------------------------------------- package
 
@@ -162,9 +162,9 @@ class _Package:
             raise WorkbookFileError(f"{path}: not an Excel workbook (.xlsx): {missing} is missing")
         self.wb_part, self.wb_rels = member.name, rels_name(member.name)
         self.types_part = types.name
-        tree = self._tree()
-        if tree is not None:  # (the gate's parse of the same bytes: not parsed again only to look at its root)
-            root, holder = tree.tag, next((c for c in tree if c.tag == _ET_SHEETS), None)
+        listed = self._listed()
+        if listed is not None:  # (the gate's lists of the same bytes: the part is not parsed again for its root)
+            root, holder = listed.root, listed.sheets
         else:
             shell = self.shell
             root, holder = f"{{{shell.root.ns}}}{shell.root.local}", shell.root.find("sheets")
@@ -240,10 +240,11 @@ class _Package:
 
     def _rel_attrs(self, member: str) -> list[Mapping[str, str]]:
         """The attributes of each relationship of part ``member`` (every child of
-        its root): the workbook's, as the gate parsed them, else parsed here."""
-        listed = self.gate.list_part(member) if member.lower() == "xl/_rels/workbook.xml.rels" else None
-        if listed is not None and self.gate.info(member).filename == member:
-            return [child.attrib for child in listed]
+        its root): the workbook's, as the gate found them, else parsed here."""
+        info = self.gate.info(member) if member.lower() == "xl/_rels/workbook.xml.rels" else None
+        listed = self.gate.workbook_lists() if info is not None and info.filename == member else None
+        if listed is not None and listed.rels is not None:
+            return list(listed.rels)
         return [node.attrs for node in self.doc(member).root.children]
 
     def sheets(self) -> list[_Sheet]:
@@ -265,35 +266,32 @@ class _Package:
                               rel.target if rel else None, rel.type if rel else ""))
         return out
 
-    def _tree(self) -> Any:
-        """The gate's parse (ElementTree) of the workbook part when that is the
-        part it parsed (``xl/workbook.xml``), and it was not parsed whole here."""
-        if self.wb_part.lower() != "xl/workbook.xml" or (self.wb_part, frozenset()) in self._docs:
+    def _listed(self) -> Workbook | None:
+        """The gate's lists of the workbook part (as found before for a file
+        with this directory, or from its parse) when that is the part it read
+        (``xl/workbook.xml``), and it was not parsed whole here."""
+        if self.wb_part.lower() != "xl/workbook.xml" or (self.wb_part, frozenset()) in self._docs or \
+                self.gate.info(self.wb_part).filename != self.wb_part:
             return None
-        tree = self.gate.list_part(self.wb_part)
-        return tree if tree is not None and self.gate.info(self.wb_part).filename == self.wb_part else None
+        return self.gate.workbook_lists()
 
     def listing(self, texts: Callable[[str], object] = lambda name: False) -> _Lists:
         """The sheets and the defined names (the text of those whose name
         ``texts`` accepts): from the gate's parse of the workbook part, without
         their elements (an append or undo locates only those it changes:
         :meth:`located`), or from the part parsed whole, with them."""
-        tree = self._tree()
-        if tree is None:
+        listed = self._listed()
+        if listed is None:
             holder = self.wb.root.find("definedNames")
             elements = holder.findall("definedName") if holder is not None else []
             names = [_Name(i, n.get("name"), n.get("localSheetId"),
                            self.wb.inner_text(n) if texts(n.get("name")) else "", n) for i, n in enumerate(elements)]
             return _Lists(self.sheets(), names, len(holder.children) if holder is not None else None)
-        holder = next((child for child in tree if child.tag == _ET_SHEETS), None)
-        sheets = self._sheet_list((n.get("name") or "", n.get("sheetId") or "", n.get(_ET_RID) or "",
-                                   n.get("state") or "", None)
-                                  for n in (holder if holder is not None else ()) if n.tag == _ET_SHEET)
-        box = next((child for child in tree if child.tag == _ET_NAMES), None)
-        elements = [n for n in (box if box is not None else ()) if n.tag == _ET_NAME]
-        names = [_Name(i, name := n.get("name") or "", n.get("localSheetId") or "",
-                       "".join(n.itertext()) if texts(name) else "", None) for i, n in enumerate(elements)]
-        return _Lists(sheets, names, len(box) if box is not None else None)
+        sheets = self._sheet_list((a.get("name") or "", a.get("sheetId") or "", a.get(_ET_RID) or "",
+                                   a.get("state") or "", None) for a in listed.sheets or ())
+        names = [_Name(i, name, local, text if texts(name) else "", None)
+                 for i, (name, local, text) in enumerate(listed.names)]
+        return _Lists(sheets, names, listed.children)
 
     def located(self, lists: _Lists, sheets: Sequence[_Sheet] = (), names: Sequence[_Name] = ()
                 ) -> tuple[XmlDoc, list[XNode], list[XNode]]:
@@ -303,7 +301,7 @@ class _Package:
         defined name: and localSheetId) of one of them are located, and each
         is paired with its item by their order among the items of that name;
         should the counts differ, the part is located whole."""
-        if self._tree() is not None:  # (else the part is, or must be, parsed whole)
+        if self._listed() is not None:  # (else the part is, or must be, parsed whole)
             if not sheets and not names:
                 return self.shell, [], []
             want_sheets, want_names = {s.name for s in sheets}, {(n.name, n.local) for n in names}
@@ -491,14 +489,14 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     number = max([int(m.group(1)) for n in defined if (m := RECORD.fullmatch(n.name))] + [0]) + 1
     tag = qualified(owner, "definedName")
     record = f'<{tag} name="_mr_batch_{number:04d}" hidden="1">{escape_text(formula)}</{tag}>'
-    new_names = [(f"_mr_batch_{number:04d}", formula)]
+    new_names = [(f"_mr_batch_{number:04d}", "", formula)]
     taken_titles = {n.local for n in defined if n.name.lower() == "_xlnm.print_titles"}
     for i, (grafted, sheet) in enumerate(zip(result.sheets, sheets), start=len(current)):
         if str(i) not in taken_titles:  # each new sheet prints its header (a form: its top rows) on every page
             quoted = "'" + grafted.name.replace("'", "''") + "'"
             record += (f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}'
                        f'!$1:${sheet.title_rows}</{tag}>')
-            new_names.append(("_xlnm.Print_Titles", f"{quoted}!$1:${sheet.title_rows}"))
+            new_names.append(("_xlnm.Print_Titles", str(i), f"{quoted}!$1:${sheet.title_rows}"))
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
     for k, node in enumerate(replaced_nodes, start=1):  # kept very hidden under a reserved name until undo
         wb_edits += [set_attr(wb, node, "name", hidden_name(number, k)), set_attr(wb, node, "state", "veryHidden")]
@@ -542,7 +540,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
 
 
 def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
-                 added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str]],
+                 added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str, str]],
                  hidden: Mapping[int, str]) -> None:
     """Keep what the gate of the file ``written`` would find in its lists
     (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,

@@ -10,7 +10,7 @@ from package_helpers import *  # noqa: F403 - the shared helpers, fixture and im
 
 from automation.cachesetting import CACHE_SETTING
 from automation.workbook import gate as gate_module
-from automation.workbook import gatememo
+from automation.workbook import gatememo, package
 from automation.workbook.gate import MASTER, PLAYER, Gate
 
 from test_package_lists import KINDS, _variant
@@ -34,7 +34,7 @@ def _found_whole(path: Path, monkeypatch: pytest.MonkeyPatch) -> gatememo.Found 
 def _parsing_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every scan and parse of a part by the gate, listed as it happens."""
     seen: list[str] = []
-    scan, tree = Gate._scan, gate_module.ElementTree.fromstring
+    scan, tree, gate_tree = Gate._scan, gate_module.ElementTree.fromstring, Gate._tree
 
     def counted_scan(self: Gate, name: str, *args: object, **kwargs: object) -> None:
         seen.append(f"scan {name}")
@@ -43,7 +43,11 @@ def _parsing_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def counted_tree(data: bytes) -> object:
         seen.append("parse")
         return tree(data)
+    def counted_gate_tree(self: Gate, name: str) -> object:
+        seen.append(f"tree {name}")
+        return gate_tree(self, name)
     monkeypatch.setattr(Gate, "_scan", counted_scan)
+    monkeypatch.setattr(Gate, "_tree", counted_gate_tree)
     monkeypatch.setattr(gate_module.ElementTree, "fromstring", counted_tree)
     return seen
 
@@ -166,7 +170,7 @@ def test_a_list_grown_past_the_limits_or_given_a_dtd_is_left_to_the_next_gate() 
     grown = {("xl/workbook.xml", "sheet"): [{"name": "B"}]}
     small = b'<workbook xmlns="x"><sheets><sheet name="A"/><sheet name="B"/></sheets></workbook>'
     ok = gatememo.appended(found, {"xl/workbook.xml": small}, elements=10, namespaces=5, added=grown,
-                           names=[("n", "t")])
+                           names=[("n", "", "t")])
     assert ok is not None and ok.lists[("xl/workbook.xml", "sheet")] == ({"name": "A"}, {"name": "B"})
     assert ok.marks["xl/workbook.xml"] == small.count(b"<") == 6 and ok.names == (("n", "t"),)
     assert gatememo.appended(found, {"xl/workbook.xml": small}, elements=3, namespaces=5, added=grown,
@@ -201,3 +205,15 @@ def test_findings_read_again_are_kept_while_newer_ones_come_and_go(tmp_path: Pat
     gatememo.keep(keys[2], gatememo.find(keys[2]))  # kept anew: the two last kept or used stay
     assert _kept(first) is not None and _kept(third) is not None
     assert _kept(second) is None
+
+
+def test_an_append_to_a_file_whose_lists_were_found_before_builds_no_tree_of_them(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    append_sheets(book, [report("Report 1")], "Refit 1")  # (which carries the findings forward)
+    with monkeypatch.context() as m:
+        seen = _parsing_counted(m)
+        append_sheets(book, [report("Report 2")], "Refit 2")
+    assert not any(s.startswith(("tree ", "scan xl/workbook.xml", "scan xl/_rels/")) for s in seen), seen
+    assert _kept(book) == _found_whole(book, monkeypatch)
+    assert [s.name for s in package._Package(str(book), book.read_bytes()).listing().sheets][-2:] == \
+        ["Report 1", "Report 2"]
