@@ -10,8 +10,10 @@ Text-formatted, and a date in one of them is written as its label."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import math
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,7 @@ from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, extent, splice, text_xml
-from automation.workbook.zipraw import Deflated, parse_zip, write_zip
+from automation.workbook.zipraw import Deflated, crc32_combine, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
@@ -259,14 +261,15 @@ class Piece:
     stored: Deflated
     data: bytes | None = None
     rebuild: Callable[[], str] | None = None
+    as_stored: bool = False  # a run of pieces an earlier export joined: taken as its CRC-32 and size say
 
     @classmethod
     def of(cls, xml: str) -> Piece:
         data = xml.encode("utf-8")
         return cls(Deflated.piece(data), data)
 
-    def checked(self) -> tuple[Deflated, bytes]:
-        if self.data is not None:
+    def checked(self) -> tuple[Deflated, bytes | None]:
+        if self.data is not None or self.as_stored:
             return self.stored, self.data
         data = self.stored.inflated()
         if data is not None:
@@ -280,20 +283,39 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
                columns: dict[int, Any], parts: PartStore, layout: tuple) -> tuple[list[str | Piece], str]:
     """A sheet with ``segments``: its header row built, each carried run of
     rows taken from ``parts`` when an earlier export deflated the same run at
-    the same row (else built and kept there), any other run built."""
+    the same row (else built and kept there), any other run built. The
+    carried runs from the first row on are also kept joined (:func:`_joined_runs`):
+    the next export takes them as one piece, neither looked up one by one nor
+    inflated (the Dice audit of a long campaign: every date's rolls)."""
     pieces: list[str | Piece] = []
     xml, last_row, last_col = _sheet_data(sheet, codes, widths, styles, columns, 0, 1)
     pieces.append(xml)
+    runs = [(what, count) for what, count in [*sheet.segments, ("", max(len(sheet.rows) - 1 - sum(
+        n for _, n in sheet.segments), 0))] if count > 0]
+    keys = [part_key(*layout, "rows", what, 1 + sum(n for _, n in runs[:i]), count) if what else ""
+            for i, (what, count) in enumerate(runs)]
+    leading = next((i for i, key in enumerate(keys) if not key), len(keys))  # the runs from the first row with a key
+    joined_keys = _joined_keys(layout, keys[:leading])
+    done, joined = 0, None
+    for i in range(leading, 0, -1):  # the most runs an earlier export kept joined
+        joined = parts.get(joined_keys[i - 1])
+        if joined is not None:
+            done = i
+            break
+    last_cell = getattr(sheet.rows, "last_cell", None)  # rows that know it without being read
     at = 1
-    for what, count in [*sheet.segments, ("", max(len(sheet.rows) - 1 - sum(n for _, n in sheet.segments), 0))]:
-        if count <= 0:
-            continue
+    if joined is not None:
+        stop = 1 + sum(n for _, n in runs[:done])
+        end_row, end_col = last_cell(at, stop) if last_cell else _last_cell(sheet.rows, at, stop)
+        pieces.append(Piece(joined, as_stored=True))
+        if end_row >= 0:
+            last_row, last_col = end_row, max(last_col, end_col)
+        at = stop
+    for (what, count), key in zip(runs[done:], keys[done:]):
         stop = at + count
-        key = part_key(*layout, "rows", what, at, count) if what else ""
         found = parts.get(key) if key else None
         piece: str | Piece
         if found is not None:
-            last_cell = getattr(sheet.rows, "last_cell", None)  # rows that know it without being read
             end_row, end_col = last_cell(at, stop) if last_cell else _last_cell(sheet.rows, at, stop)
             piece = Piece(found, rebuild=lambda a=at, b=stop: _sheet_data(sheet, codes, widths, styles,
                                                                          columns, a, b)[0])
@@ -306,7 +328,33 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
         if end_row >= 0:
             last_row, last_col = end_row, max(last_col, end_col)
         at = stop
+    if leading > done:
+        parts.keep(joined_keys[leading - 1], _joined_runs(pieces[1:1 + leading - done + (joined is not None)]))
     return pieces, extent(last_row, last_col)
+
+
+def _joined_keys(layout: tuple, keys: Sequence[str]) -> list[str]:
+    """The key of the first 1, 2, ... runs of rows of ``keys`` kept joined (one hash carried along)."""
+    digest = hashlib.sha256(repr((*layout, "joined runs")).encode("utf-8"))
+    out = []
+    for key in keys:
+        digest.update(key.encode("ascii"))
+        out.append(digest.copy().hexdigest()[:40])
+    return out
+
+
+def _joined_runs(pieces: Sequence[str | Piece]) -> Deflated:
+    """Runs of rows one after the other, as one deflated piece (each ends with
+    a full flush, so their bodies join as they are): its CRC-32 carried along
+    from the first (joined before: as stored), the others' data read back."""
+    crc, size, bodies = 0, 0, []
+    for piece in pieces:
+        assert isinstance(piece, Piece)
+        stored, data = piece.checked()  # (a carried run that does not read back: built again)
+        crc = crc32_combine(crc, stored.crc, stored.size) if data is None else zlib.crc32(data, crc)
+        size += stored.size if data is None else len(data)
+        bodies.append(stored.body)
+    return Deflated(b"".join(bodies), crc, size)
 
 
 def _last_cell(rows: Sequence[Sequence[Any]], start: int, stop: int) -> tuple[int, int]:

@@ -50,15 +50,52 @@ class Deflated:
         return data if len(data) == self.size and zlib.crc32(data) == self.crc else None
 
     @classmethod
-    def joined(cls, pieces: Sequence[tuple[Deflated, bytes]], last: bytes) -> Deflated:
-        """One member's data: ``pieces`` (each with what it inflates to) one
-        after the other, then ``last`` deflated and finished."""
+    def joined(cls, pieces: Sequence[tuple[Deflated, bytes | None]], last: bytes) -> Deflated:
+        """One member's data: ``pieces`` (each with what it inflates to, or
+        None: taken as its CRC-32 and size say) one after the other, then
+        ``last`` deflated and finished."""
         packer = zlib.compressobj(6, zlib.DEFLATED, -15)
         crc, size = 0, 0
-        for _, data in pieces:
-            crc, size = zlib.crc32(data, crc), size + len(data)
+        for piece, data in pieces:
+            crc = zlib.crc32(data, crc) if data is not None else crc32_combine(crc, piece.crc, piece.size)
+            size += len(data) if data is not None else piece.size
         body = b"".join(p.body for p, _ in pieces) + packer.compress(last) + packer.flush()
         return cls(body, zlib.crc32(last, crc), size + len(last))
+
+
+_CRC_POLY = 0xEDB88320  # the zip CRC-32's polynomial, bits reversed
+
+
+def _times_mod_poly(a: int, b: int) -> int:
+    """a times b modulo the CRC-32 polynomial (bits reversed, as the CRC keeps them)."""
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if a & (m - 1) == 0:
+                return p
+        m >>= 1
+        b = (b >> 1) ^ _CRC_POLY if b & 1 else b >> 1
+
+
+_X_POWERS = [1 << 30]  # x to the power of 2 to the power of k, modulo the polynomial, for k = 0..31
+for _ in range(31):
+    _X_POWERS.append(_times_mod_poly(_X_POWERS[-1], _X_POWERS[-1]))
+
+
+def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
+    """The CRC-32 of data A then data B, from A's CRC-32 (``crc1``), B's
+    (``crc2``) and B's length: zlib's ``crc32_combine``, which Python's zlib
+    does not offer (``tests/workbook/test_zipraw_crc.py`` checks it against
+    ``zlib.crc32``). A run of rows carried deflated is joined to the rest of
+    its sheet without being inflated to work its CRC-32 out."""
+    shift, n, k = 1 << 31, length2, 3  # x to the power of 8 * length2: one power of 2 per bit of the length
+    while n:
+        if n & 1:
+            shift = _times_mod_poly(_X_POWERS[k & 31], shift)
+        n >>= 1
+        k += 1
+    return _times_mod_poly(shift, crc1) ^ crc2
 
 
 class RawMember(NamedTuple):

@@ -150,9 +150,26 @@ def test_a_run_that_does_not_read_back_is_built_again(capsys, campaign, tmp_path
     book = campaign("dec26")
     first = export(capsys, book, tmp_path / "first.xlsx")
     monkeypatch.setattr(Deflated, "inflated", lambda self: None)  # as if every carried run were damaged
+    monkeypatch.setattr(xlsx, "_joined_keys", lambda layout, keys: [f"not kept {i}" for i in range(len(keys))])
     built = built_rows(monkeypatch)
     assert export(capsys, book, tmp_path / "again.xlsx") == first
     assert len([b for b in built if b[0] == "Dice audit"]) > 5
+
+
+def test_the_runs_an_export_carried_are_joined_for_the_next_which_inflates_none(capsys, campaign, tmp_path,
+                                                                                  monkeypatch):
+    from automation.workbook.zipraw import Deflated
+
+    book = campaign("dec26")
+    first = export(capsys, book, tmp_path / "first.xlsx")  # builds the runs, each kept, and keeps them joined
+    second = export(capsys, book, tmp_path / "second.xlsx")  # takes each run, and keeps them joined
+    assert second == first
+    inflated: list[int] = []
+    real = Deflated.inflated
+    monkeypatch.setattr(Deflated, "inflated", lambda self: inflated.append(self.size) or real(self))
+    built = built_rows(monkeypatch)
+    assert export(capsys, book, tmp_path / "third.xlsx") == first
+    assert inflated == [] and not [b for b in built if b[0] == "Dice audit" and b[1] > 0]
 
 
 def test_a_new_date_moves_no_carried_run_and_adds_its_own(capsys, campaign, tmp_path, monkeypatch):
