@@ -28,6 +28,11 @@ file a player sends back. Time and memory are bounded by design:
    (:func:`automation.workbook.safety.sheet_extent`), so a value in XFD1048576
    is refused naming its cell instead of making the parser allocate for
    17 billion cells.
+
+What step 2 found in a master's lists (the parts that passed, the sheets,
+relationships and defined names listed) is kept for the next gate of a file
+with the same zip directory (:mod:`automation.workbook.gatememo`), which
+takes it instead of scanning and parsing the lists again.
 """
 from __future__ import annotations
 
