@@ -100,22 +100,21 @@ class Found:
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
         fastest form of plain values to write and read back: a campaign of a
-        hundred dates lists a thousand sheets and relationships), then the
-        SHA-256 of that."""
+        hundred dates lists a thousand sheets and relationships; tuples stay
+        tuples), then the SHA-256 of that."""
         wb = self.workbook
-        body = marshal.dumps((FORMAT, key, sorted(self.checked), dict(self.marks),
-                              [(part, local, list(every)) for (part, local), every in self.lists.items()],
-                              None if self.names is None else list(self.names),
-                              None if wb is None else (wb.root, None if wb.sheets is None else list(wb.sheets),
-                                                       list(wb.names), wb.children,
-                                                       None if wb.rels is None else list(wb.rels))))
+        body = marshal.dumps((FORMAT, key, tuple(sorted(self.checked)), dict(self.marks),
+                              tuple((part, local, tuple(every)) for (part, local), every in self.lists.items()),
+                              None if self.names is None else tuple(self.names),
+                              None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels)))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
     def from_bytes(cls, raw: bytes, key: str) -> Found | None:
         """The findings of ``raw`` when it is a whole file of this format kept
         under ``key``: its SHA-256 tells a file cut short or changed (only the
-        user's own commands write the folder, readable by the user alone)."""
+        user's own commands write the folder, readable by the user alone, so
+        what reads back whole is taken as written)."""
         body = raw[:-32]
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
@@ -123,17 +122,8 @@ class Found:
             form, kept_for, checked, marks, lists, names, wb = marshal.loads(body)
             if form != FORMAT or kept_for != key:
                 return None
-            every = {(part, local): tuple(found) for part, local, found in lists}
-            workbook = None
-            if wb is not None:
-                root, sheets, listed, children, rels = wb
-                workbook = Workbook(root, None if sheets is None else tuple(sheets), tuple(map(tuple, listed)),
-                                    children, None if rels is None else tuple(rels))
-            if not all(isinstance(a, dict) for found in (*every.values(), *(
-                    (workbook.sheets or (), workbook.rels or ()) if workbook is not None else ())) for a in found):
-                return None
-            return cls(frozenset(checked), dict(marks), every, None if names is None else tuple(map(tuple, names)),
-                       workbook)
+            return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
+                       None if wb is None else Workbook(*wb))
         except (ValueError, EOFError, TypeError):
             return None
 
