@@ -41,6 +41,7 @@ class PartStore:
         self.path = path
         self._old: RawZip | None = None  # the store as read (its members taken out when asked for)
         self._kept: dict[str, Deflated] = {}
+        self._dropped: set[str] = set()  # parts a part kept now replaces: not kept for the other copies either
 
     @classmethod
     def of(cls, folder: Path | None, side: str, context: str = "") -> PartStore:
@@ -78,6 +79,13 @@ class PartStore:
         if self.path is not None:
             self._kept[key] = stored
 
+    def drop(self, key: str) -> None:
+        """Keep the part ``key`` no longer, neither as used nor for the
+        campaign's other copies: a part kept now holds all it held (the runs
+        of rows an earlier export joined, joined with those added since)."""
+        self._kept.pop(key, None)
+        self._dropped.add(key)
+
     def save(self) -> None:
         """Write the parts kept (best effort: a store that cannot be written
         only means the parts are built again next time)."""
@@ -86,7 +94,8 @@ class PartStore:
             return  # nothing new to keep
         old = self._load()
         others = [(m.name, found) for m in old.members
-                  if m.name not in self._kept and (found := old.deflated(m.name)) is not None]
+                  if m.name not in self._kept and m.name not in self._dropped and (found := old.deflated(m.name))
+                  is not None]
         kept = sorted(self._kept.items()) + others[:max(KEEP_ABSENT, len(self._kept))]
         try:
             make_folder(self.path.parent)

@@ -328,8 +328,10 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
         if end_row >= 0:
             last_row, last_col = end_row, max(last_col, end_col)
         at = stop
-    if leading > done:
+    if leading > done:  # the runs joined up to here, for the next export: they hold the runs joined before
         parts.keep(joined_keys[leading - 1], _joined_runs(pieces[1:1 + leading - done + (joined is not None)]))
+        if joined is not None:
+            parts.drop(joined_keys[done - 1])
     return pieces, extent(last_row, last_col)
 
 

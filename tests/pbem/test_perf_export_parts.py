@@ -206,3 +206,24 @@ def test_a_store_made_by_other_code_is_not_read_and_goes_when_the_new_one_is_kep
     assert export(capsys, book, tmp_path / "again.xlsx") == first
     assert len(built) > 20  # every part built again: none is taken from the other version's store
     assert not older.exists() and store_of(book, "German") == store
+
+
+def test_the_runs_joined_before_are_not_kept_beside_those_joined_after_a_new_date(capsys, campaign, tmp_path,
+                                                                                    monkeypatch):
+    from tests.pbem.helpers import play_on
+
+    joined: set[str] = set()
+    real = xlsx._joined_keys
+
+    def noted(layout, keys):
+        found = real(layout, keys)
+        joined.update(found)
+        return found
+    monkeypatch.setattr(xlsx, "_joined_keys", noted)
+    book = campaign("complete")
+    export(capsys, book, tmp_path / "early.xlsx")
+    play_on(book, ["Dec 25"])
+    late = export(capsys, book, tmp_path / "late.xlsx")
+    with zipfile.ZipFile(store_of(book, "German")) as z:
+        assert len([name for name in z.namelist() if name in joined]) == 1  # the runs joined up to the new date
+    assert export(capsys, book, tmp_path / "again.xlsx") == late
