@@ -26,6 +26,8 @@ from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
 from automation.workbook.zipraw import EMPTY, Deflated, RawZip, parse_zip, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
+JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
+JOINED_OTHERS = 2  # such parts kept for the campaign's other copies (the newest first), beside those used
 
 
 def part_key(*what: object) -> str:
@@ -41,7 +43,7 @@ class PartStore:
         self.path = path
         self._old: RawZip | None = None  # the store as read (its members taken out when asked for)
         self._kept: dict[str, Deflated] = {}
-        self._dropped: set[str] = set()  # parts a part kept now replaces: not kept for the other copies either
+        self._replaced: list[str] = []  # joined parts a part kept now holds all of, newest first
 
     @classmethod
     def of(cls, folder: Path | None, side: str, context: str = "") -> PartStore:
@@ -79,12 +81,15 @@ class PartStore:
         if self.path is not None:
             self._kept[key] = stored
 
-    def drop(self, key: str) -> None:
-        """Keep the part ``key`` no longer, neither as used nor for the
-        campaign's other copies: a part kept now holds all it held (the runs
-        of rows an earlier export joined, joined with those added since)."""
+    def replaced(self, key: str) -> None:
+        """The joined part ``key`` (named :data:`JOINED` ...) is held whole by
+        one kept now (the runs of rows an earlier export joined, joined with
+        those added since): kept no longer as used, only as the newest of the
+        :data:`JOINED_OTHERS` joined parts kept for the campaign's other
+        copies (a copy of the campaign before the new date, exported again),
+        so the store holds a few of them, not one for each export."""
         self._kept.pop(key, None)
-        self._dropped.add(key)
+        self._replaced.insert(0, key)
 
     def save(self) -> None:
         """Write the parts kept (best effort: a store that cannot be written
@@ -93,9 +98,16 @@ class PartStore:
                 or (self._old is not None and not set(self._kept) - {m.name for m in self._old.members}):
             return  # nothing new to keep
         old = self._load()
-        others = [(m.name, found) for m in old.members
-                  if m.name not in self._kept and m.name not in self._dropped and (found := old.deflated(m.name))
-                  is not None]
+        names = [*self._replaced, *(m.name for m in old.members if m.name not in self._replaced)]
+        others, joined = [], 0
+        for name in names:
+            if name in self._kept or (found := old.deflated(name)) is None:
+                continue
+            if name.startswith(JOINED):
+                joined += 1
+                if joined > JOINED_OTHERS:
+                    continue
+            others.append((name, found))
         kept = sorted(self._kept.items()) + others[:max(KEEP_ABSENT, len(self._kept))]
         try:
             make_folder(self.path.parent)

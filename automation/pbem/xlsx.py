@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.pbem.partstore import PartStore, part_key
+from automation.pbem.partstore import JOINED, PartStore, part_key
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
@@ -331,7 +331,7 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
     if leading > done:  # the runs joined up to here, for the next export: they hold the runs joined before
         parts.keep(joined_keys[leading - 1], _joined_runs(pieces[1:1 + leading - done + (joined is not None)]))
         if joined is not None:
-            parts.drop(joined_keys[done - 1])
+            parts.replaced(joined_keys[done - 1])
     return pieces, extent(last_row, last_col)
 
 
@@ -341,7 +341,7 @@ def _joined_keys(layout: tuple, keys: Sequence[str]) -> list[str]:
     out = []
     for key in keys:
         digest.update(key.encode("ascii"))
-        out.append(digest.copy().hexdigest()[:40])
+        out.append(JOINED + digest.copy().hexdigest()[:40])
     return out
 
 

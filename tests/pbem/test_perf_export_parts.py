@@ -208,22 +208,35 @@ def test_a_store_made_by_other_code_is_not_read_and_goes_when_the_new_one_is_kep
     assert not older.exists() and store_of(book, "German") == store
 
 
-def test_the_runs_joined_before_are_not_kept_beside_those_joined_after_a_new_date(capsys, campaign, tmp_path,
-                                                                                    monkeypatch):
+def _joined_in_store(book: Path) -> int:
+    from automation.pbem.partstore import JOINED
+
+    with zipfile.ZipFile(store_of(book, "German")) as z:
+        return len([name for name in z.namelist() if name.startswith(JOINED)])
+
+
+def test_the_runs_joined_before_a_new_date_are_kept_for_a_copy_of_before_it_and_no_more(capsys, campaign, tmp_path,
+                                                                                          monkeypatch):
+    from automation.pbem import partstore
+    from automation.workbook.zipraw import Deflated
     from tests.pbem.helpers import play_on
 
-    joined: set[str] = set()
-    real = xlsx._joined_keys
-
-    def noted(layout, keys):
-        found = real(layout, keys)
-        joined.update(found)
-        return found
-    monkeypatch.setattr(xlsx, "_joined_keys", noted)
     book = campaign("complete")
-    export(capsys, book, tmp_path / "early.xlsx")
+    before = tmp_path / "before" / book.name
+    before.parent.mkdir()
+    shutil.copyfile(book, before)
+    shutil.copyfile(book.with_suffix(".key"), before.with_suffix(".key"))
+    early = export(capsys, before, tmp_path / "early.xlsx")
     play_on(book, ["Dec 25"])
-    late = export(capsys, book, tmp_path / "late.xlsx")
-    with zipfile.ZipFile(store_of(book, "German")) as z:
-        assert len([name for name in z.namelist() if name in joined]) == 1  # the runs joined up to the new date
-    assert export(capsys, book, tmp_path / "again.xlsx") == late
+    late = export(capsys, book, tmp_path / "late.xlsx")  # joins the runs of the new date to those joined before
+    assert _joined_in_store(book) == 2  # the new join, and the one it holds, for the copy of before
+    inflated: list[int] = []
+    real = Deflated.inflated
+    monkeypatch.setattr(Deflated, "inflated", lambda self: inflated.append(self.size) or real(self))
+    assert export(capsys, before, tmp_path / "early again.xlsx") == early
+    assert export(capsys, book, tmp_path / "late again.xlsx") == late
+    assert inflated == []  # each copy took its runs joined
+    monkeypatch.setattr(partstore, "JOINED_OTHERS", 0)
+    play_on(book, ["Dec 26"], previous="Dec 25")
+    export(capsys, book, tmp_path / "later.xlsx")
+    assert _joined_in_store(book) == 1  # a join held whole by the new one is not kept beyond the few for other copies
