@@ -18,8 +18,8 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     report = json.loads(run.stdout)
     assert report["dates"] == [1, 2] and report["stands"] == [40]
     rows = report["results"]["40"]
-    assert set(rows) == {"refit", "undo", "export", "export_after_refit", "import", "verify", "stats", "desk", "trackers",
-                         "odds", "floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
+    assert set(rows) == {"refit", "undo", "export", "export_after_refit", "import", "verify", "stats", "desk",
+                         "trackers", "odds", "floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
     for row in rows.values():
         assert set(row["s"]) == {"1", "2"} and all(t > 0 for t in row["s"].values())
         assert row["peak_rss_mb"] > 5 and "ms_per_date" in row and row["ratio_last_first"] > 0
