@@ -326,8 +326,7 @@ class Carried:
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))
             for what in {what for what, number in self._changed if number >= 0}:  # its one file of before
-                (self.folder / (hashlib.sha256(what.encode("utf-8")).hexdigest()[:24] + ".json")).unlink(
-                    missing_ok=True)
+                self._file((what, -1)).unlink(missing_ok=True)
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()

@@ -12,8 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import itertools
 import math
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, extent, splice, text_xml
-from automation.workbook.zipraw import Deflated, crc32_combine, parse_zip, write_zip
+from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
@@ -292,8 +292,9 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
     pieces.append(xml)
     runs = [(what, count) for what, count in [*sheet.segments, ("", max(len(sheet.rows) - 1 - sum(
         n for _, n in sheet.segments), 0))] if count > 0]
-    keys = [part_key(*layout, "rows", what, 1 + sum(n for _, n in runs[:i]), count) if what else ""
-            for i, (what, count) in enumerate(runs)]
+    starts = list(itertools.accumulate((count for _, count in runs), initial=1))  # each run's first row, then the end
+    keys = [part_key(*layout, "rows", what, start, count) if what else ""
+            for (what, count), start in zip(runs, starts)]
     leading = next((i for i, key in enumerate(keys) if not key), len(keys))  # the runs from the first row with a key
     joined_keys = _joined_keys(layout, keys[:leading])
     done, joined = 0, None
@@ -305,7 +306,7 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
     last_cell = getattr(sheet.rows, "last_cell", None)  # rows that know it without being read
     at = 1
     if joined is not None:
-        stop = 1 + sum(n for _, n in runs[:done])
+        stop = starts[done]
         end_row, end_col = last_cell(at, stop) if last_cell else _last_cell(sheet.rows, at, stop)
         pieces.append(Piece(joined, as_stored=True))
         if end_row >= 0:
@@ -346,17 +347,11 @@ def _joined_keys(layout: tuple, keys: Sequence[str]) -> list[str]:
 
 
 def _joined_runs(pieces: Sequence[str | Piece]) -> Deflated:
-    """Runs of rows one after the other, as one deflated piece (each ends with
-    a full flush, so their bodies join as they are): its CRC-32 carried along
-    from the first (joined before: as stored), the others' data read back."""
-    crc, size, bodies = 0, 0, []
-    for piece in pieces:
-        assert isinstance(piece, Piece)
-        stored, data = piece.checked()  # (a carried run that does not read back: built again)
-        crc = crc32_combine(crc, stored.crc, stored.size) if data is None else zlib.crc32(data, crc)
-        size += stored.size if data is None else len(data)
-        bodies.append(stored.body)
-    return Deflated(b"".join(bodies), crc, size)
+    """Runs of rows one after the other, as one deflated piece
+    (:meth:`Deflated.run`): the first (joined before) as stored, the others'
+    data read back (a carried run that does not read back: built again)."""
+    assert all(isinstance(piece, Piece) for piece in pieces)
+    return Deflated.run([piece.checked() for piece in pieces if isinstance(piece, Piece)])
 
 
 def _last_cell(rows: Sequence[Sequence[Any]], start: int, stop: int) -> tuple[int, int]:

@@ -50,17 +50,24 @@ class Deflated:
         return data if len(data) == self.size and zlib.crc32(data) == self.crc else None
 
     @classmethod
-    def joined(cls, pieces: Sequence[tuple[Deflated, bytes | None]], last: bytes) -> Deflated:
-        """One member's data: ``pieces`` (each with what it inflates to, or
-        None: taken as its CRC-32 and size say) one after the other, then
-        ``last`` deflated and finished."""
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    def run(cls, pieces: Sequence[tuple[Deflated, bytes | None]]) -> Deflated:
+        """``pieces`` (each with what it inflates to, or None: taken as its
+        CRC-32 and size say) one after the other, as one piece: each ends
+        with a full flush, so their bodies join as they are."""
         crc, size = 0, 0
         for piece, data in pieces:
             crc = zlib.crc32(data, crc) if data is not None else crc32_combine(crc, piece.crc, piece.size)
             size += len(data) if data is not None else piece.size
-        body = b"".join(p.body for p, _ in pieces) + packer.compress(last) + packer.flush()
-        return cls(body, zlib.crc32(last, crc), size + len(last))
+        return cls(b"".join(p.body for p, _ in pieces), crc, size)
+
+    @classmethod
+    def joined(cls, pieces: Sequence[tuple[Deflated, bytes | None]], last: bytes) -> Deflated:
+        """One member's data: ``pieces`` one after the other (:meth:`run`),
+        then ``last`` deflated and finished."""
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+        head = cls.run(pieces)
+        return cls(head.body + packer.compress(last) + packer.flush(), zlib.crc32(last, head.crc),
+                   head.size + len(last))
 
 
 _CRC_POLY = 0xEDB88320  # the zip CRC-32's polynomial, bits reversed
