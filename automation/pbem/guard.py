@@ -88,6 +88,9 @@ def decrypt(where: str, data: Any, password: str | None, can_decrypt: bool = Tru
     import msoffcrypto
     from msoffcrypto.exceptions import DecryptionError, FileFormatError, InvalidKeyError
 
+    from automation.workbook.snapshot import whole
+
+    data = whole(data)
     check_encryption_info(where, data)
     try:
         office = msoffcrypto.OfficeFile(io.BytesIO(data))

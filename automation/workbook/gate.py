@@ -5,7 +5,8 @@ writer, play by email), with the same :class:`Limits` for a file of the same
 role: :data:`MASTER` for the umpire's workbook, :data:`PLAYER` (stricter) for a
 file a player sends back. Time and memory are bounded by design:
 
-1. From the zip directory alone (no part is unpacked): a zip at all, not
+1. From the zip directory alone (no part is unpacked;
+   :mod:`automation.workbook.gatezip`): a zip at all, not
    encrypted, at most ``members`` parts, no two parts whose names differ only
    in case, each part and all parts together within their unpacked sizes, and
    no part over 1 MB compressed more than ``ratio``:1.
@@ -43,7 +44,6 @@ import re
 import weakref
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -52,9 +52,9 @@ from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
-from automation.workbook.snapshot import Snapshot, as_file
+from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip
+from automation.workbook.snapshot import whole
 
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 CHUNK = 1 << 20
 TREES = ("_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels")  # the list parts the gate parses whole
 KEEP_BYTES = 16 * 2**20  # a list part up to this size keeps its inflated bytes from the scan for the parse
@@ -64,31 +64,6 @@ REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
           "http://purl.oclc.org/ooxml/officeDocument/relationships")
 _REL_ID = tuple(f"{{{ns}}}id" for ns in REL_NS)  # a sheet's r:id as ElementTree keys it
 _DEFINED_NAMES = tuple(f"{{{ns}}}definedNames" for ns in MAIN_NS)  # the workbook's list of defined names
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What a workbook of one role may hold."""
-
-    file_bytes: int  # the file as stored
-    part_bytes: int  # one part, unpacked
-    total_bytes: int  # all parts, unpacked
-    members: int  # parts in the zip
-    ratio: int  # unpacked : packed, for parts over 1 MB
-    rows: int  # the last row a sheet's values may reach
-    columns: int  # the last column
-    cells: int  # rows x columns a sheet's values span (the parser lays a sheet out densely)
-    elements: int  # elements of one part parsed whole
-    namespaces: int  # namespace declarations of one part
-    player: bool = False  # a file a player sends back (it may be encrypted with the password the export had)
-
-
-# A master only grows (a date adds its sheets): its file and its parts in all may grow large over
-# a thousand dates; no part is ever unpacked whole unless it is parsed, and each part is bounded.
-MASTER = Limits(file_bytes=2 * 2**30 - 1, part_bytes=200 * 2**20, total_bytes=16 * 2**30, members=60_000,
-                ratio=400, rows=1_048_576, columns=500, cells=4_000_000, elements=400_000, namespaces=200)
-PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2**20, members=2_000,
-                ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200, player=True)
 
 
 def returned_limits(master: Gate, master_bytes: int) -> Limits:
@@ -148,7 +123,7 @@ class Gate:
         self.where, self.limits = str(where), limits
         self.data: bytes | None = None  # the bytes, for a gate made by Gate.of
         self._digest: str | None = None  # their SHA-256, worked out when first asked for
-        self.archive = _open_zip(self.where, data, limits)
+        self.archive = open_zip(self.where, data, limits)
         self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Mapping[str, tuple[str, ...]] | None = None
         self._checked: set[str] = set()
@@ -211,7 +186,7 @@ class Gate:
         """The SHA-256 (hex) of the bytes a gate made by :meth:`of` holds, worked
         out when first asked for: only a command that writes needs it."""
         if self._digest is None and self.data is not None:
-            self._digest = hashlib.sha256(self.data).hexdigest()
+            self._digest = hashlib.sha256(whole(self.data)).hexdigest()
         return self._digest
 
     @classmethod
@@ -306,6 +281,8 @@ class Gate:
             if data is None:  # scanned before without keeping its bytes, or too large to keep
                 try:
                     data = self.archive.read(name)
+                except WorkbookFileError:  # (the file changed on disk while read: said as such)
+                    raise
                 except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
                     raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the "
                                    "workbook") from None
@@ -371,7 +348,7 @@ class Gate:
             with self.archive.open(info) as fh:
                 while chunk := fh.read(CHUNK):
                     yield chunk
-        except _Refused:
+        except (_Refused, WorkbookFileError):  # (the file changed on disk while read: said as such)
             raise
         except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
             raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the workbook") from None
@@ -542,52 +519,6 @@ class _Targets(Mapping[str, tuple[str, ...]]):
 
 class _PrologDone(Exception):
     pass
-
-
-def _open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> zipfile.ZipFile:
-    """Step 1: the zip directory."""
-    if data[:len(OLE_MAGIC)] == OLE_MAGIC:
-        raise WorkbookFileError(
-            f"{where}: the workbook is password-protected (encrypted) or in the old .xls format; Musterroll reads "
-            "unencrypted .xlsx workbooks only: remove the password (File > Info > Protect Workbook) or save it "
-            "as an Excel Workbook (.xlsx)")
-    if data[:2] != b"PK":
-        what = "an empty file" if not data else "not a zip package"
-        raise WorkbookFileError(f"{where}: not an .xlsx workbook (it is {what}); give an Excel workbook saved as .xlsx")
-    if len(data) > lim.file_bytes:
-        raise WorkbookFileError(f"{where}: {len(data) // 2**20} MB; at most {lim.file_bytes // 2**20} MB is "
-                                "accepted here")
-    try:
-        archive = zipfile.ZipFile(as_file(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
-        raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
-                                "use the last good copy of the workbook") from None
-    infos = archive.infolist()
-    if len(infos) > lim.members:
-        raise WorkbookFileError(f"{where}: holds {len(infos)} parts; at most {lim.members} are accepted")
-    seen: dict[str, str] = {}
-    total = 0
-    for info in infos:
-        lower = info.filename.lower()
-        if lower in seen:
-            raise WorkbookFileError(f"{where}: refused: parts {seen[lower]} and {info.filename} have the same name "
-                                    "but for case; a workbook never has both")
-        seen[lower] = info.filename
-        if info.flag_bits & 0x1:
-            raise WorkbookFileError(f"{where}: part {info.filename} is encrypted; save the workbook without a password")
-        total += info.file_size
-        if info.file_size > lim.part_bytes:
-            raise WorkbookFileError(f"{where}: refused: part {info.filename} would unpack to "
-                                    f"{info.file_size // 2**20} MB; at most {lim.part_bytes // 2**20} MB per part "
-                                    "is accepted")
-        if total > lim.total_bytes:
-            raise WorkbookFileError(f"{where}: refused: would unpack to more than {lim.total_bytes // 2**20} MB; "
-                                    "that is not a campaign workbook")
-        if info.file_size > 2**20 and info.file_size > lim.ratio * max(info.compress_size, 1):
-            raise WorkbookFileError(f"{where}: refused: part {info.filename} is compressed "
-                                    f"{info.file_size // max(info.compress_size, 1)}:1, a zip bomb (at most "
-                                    f"{lim.ratio}:1 is accepted)")
-    return archive
 
 
 def _local(tag: Any) -> str | None:

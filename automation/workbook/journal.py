@@ -31,6 +31,7 @@ from typing import BinaryIO, Callable, TypeVar
 
 from automation.errors import WorkbookFileError
 from automation.workbook.lock import real_path, temp_prefix, writing
+from automation.workbook.snapshot import Snapshot
 
 T = TypeVar("T")
 MAGIC = b"MRJ1"
@@ -111,6 +112,8 @@ def rewrite_end(where: str, real: Path, before: bytes, start: int, end: bytes,
             raise _unchanged(where, failed) from None
         raise WorkbookFileError(f"{where}: internal error: the new workbook did not read back; nothing was written")
     _drop(journal)
+    if isinstance(before, Snapshot):  # what it holds below ``start`` is still the file's
+        before.wrote_from(start)
 
 
 def _unchanged(where: str, exc: OSError) -> WorkbookFileError:

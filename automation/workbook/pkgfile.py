@@ -21,6 +21,7 @@ from automation.errors import WorkbookFileError
 from automation.workbook import journal
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix
+from automation.workbook.snapshot import whole
 from automation.workbook.xmlparts import check_well_formed
 from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, Written, tail_start, write_zip
 
@@ -163,7 +164,7 @@ def same_bytes(path: Path, data: bytes) -> bool:
     megabyte at a time, as bytes (no hashing), read into one buffer and
     compared with a view of ``data`` (no copy of either: a fresh megabyte a
     step cost six times the reading)."""
-    view = memoryview(data)
+    view = memoryview(whole(data))
     buf = bytearray(min(len(data), 1 << 20) or 1)
     at = 0
     with open(path, "rb", buffering=0) as fh:

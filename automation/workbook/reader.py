@@ -144,6 +144,7 @@ class Workbook:
         if data is None:
             data = read_file(self.path, (limits or MASTER).file_bytes)
         self._gate = Gate.of(self.path, data, limits or MASTER)
+        self._data = data
         try:
             self._book = _calamine(data)
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
@@ -199,6 +200,11 @@ class Workbook:
         if name not in self.sheet_names:
             raise WorkbookError(CellProblem(name, "A1", f"the sheet {name!r} is missing; {self._present()}"), str(self.path))
         self._gate.check_sheet(name)  # no DTD, and no value too far away to lay out
+        if isinstance(self._data, Snapshot) and self._data.pending:  # the parts calamine reads for it, copied
+            for part in self._gate.sheet_targets().get(name, ()):
+                info = self._gate.info(part)
+                if info is not None:
+                    self._data.fill_part(info.header_offset)
         try:
             sheet = self._book.get_sheet_by_name(name)
             rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]

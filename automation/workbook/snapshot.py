@@ -1,40 +1,178 @@
 """A workbook's bytes, held once.
 
-Every command reads the workbook whole, checks those bytes (the gate) and
-has calamine parse exactly them. calamine reads a path, so the bytes are put
-in an anonymous in-memory file that calamine opens by its path. Read into
-this process first and then written to that file, a 39 MB campaign was
-copied twice (about 60 ms, and twice its size in memory). Where the system
-has anonymous in-memory files (Linux), :func:`take` has the kernel copy the
-workbook into one and maps it, read-only: one copy, and only the pages a
-command touches (the zip directory, the parts it reads) come into its
-memory. The file is the command's own: nothing another program does to the
-workbook reaches it, and nobody can shorten it under the mapping.
+Every command reads the workbook, checks those bytes (the gate) and has
+calamine parse exactly them. calamine reads a path, so the bytes are put in
+an anonymous in-memory file that calamine opens by its path. Where the
+system has anonymous in-memory files (Linux), :func:`take` has the kernel
+copy the workbook into one of the command's own and maps it: one copy, and
+the gate, calamine and a writer all read it.
 
-Elsewhere, or when that fails, the bytes are read as before.
+A long campaign is mostly sheet parts that a command never reads: at 5,000
+stands and 100 dates the file is 39 MB, of which a refit reads about 2 MB,
+and copying it whole took 20 ms. So a sheet part (``xl/worksheets/*.xml``)
+of :data:`LAZY_PART` or more is copied when first read, whole, from the
+descriptor the snapshot keeps open on the file it took; everything else
+(the zip directory, every local header, the other parts) is copied at once.
+Every read of the snapshot goes through :meth:`Snapshot.fill` (it is not a
+buffer itself), so nothing reads a part before it is copied, and what is
+copied never changes.
+
+A part copied later is the part as it was when taken only if the file was
+not written since (read whole, :func:`automation.workbook.journal.read_settled`
+relies on the same): its size and time of modification are compared after
+each copy, and a file written meanwhile by another program is refused, as a
+writer refuses one. Nothing done to the file afterwards is seen: a file
+replaced by another (as Excel and LibreOffice save) keeps its bytes for the
+descriptor, and one cut short or written in place is refused. A write in place by the command itself, from a point
+on (:func:`automation.workbook.journal.rewrite_end`), copies what lies past
+that point first and leaves the parts below it as they were
+(:meth:`Snapshot.wrote_from`).
+
+Elsewhere, or when that fails, the bytes are read whole.
 """
 from __future__ import annotations
 
+import bisect
 import io
 import mmap
 import os
+import re
+import struct
 import weakref
 from pathlib import Path
+from typing import Sequence
+
+from automation.errors import WorkbookFileError
+from automation.workbook.zipraw import end_record
 
 STEP = 1 << 30  # the most one sendfile call is asked to copy
+LAZY_PART = 16 << 10  # a sheet part at least this large is copied when first read (a smaller one at once)
+HEAD = 64  # bytes after a part's name copied at once (its local header's extra field, as a rule)
+SHEET_PART = re.compile(rb"xl/worksheets/[^/]+\.xml", re.IGNORECASE)
+# of a central directory record: the stored size; the name's, extra field's and comment's lengths; the local header
+CENTRAL = struct.Struct("<20xI4xHHH8xI")
 
 
-class Snapshot(mmap.mmap):
+class Snapshot:
     """The bytes of a workbook, held in an anonymous in-memory file of this
-    process (``fd``, open while the snapshot lives) and mapped read-only.
-    Slices are bytes; it is a buffer for hashing, comparing and zip parsing."""
+    process (``fd``, open while the snapshot lives) and mapped. Slices are
+    bytes; :meth:`whole` is a buffer for hashing and comparing. Not a buffer
+    itself: every read goes through :meth:`fill`."""
 
-    fd: int
+    __slots__ = ("fd", "_map", "_source", "_where", "_identity", "_heads", "_starts", "_ends", "__weakref__")
+
+    def __init__(self, fd: int, size: int, source: int | None = None, where: str = "",
+                 lazy: Sequence[tuple[int, int, int]] = (), identity: tuple[int, ...] | None = None) -> None:
+        """The snapshot in anonymous file ``fd`` (``size`` bytes), every byte
+        copied but the parts ``lazy`` lists (each one's local header, and where
+        its bytes still to be copied start and end), copied from descriptor
+        ``source`` of the file at ``where`` when first read, while its size and
+        time of modification are still ``identity``."""
+        self.fd = fd
+        self._map = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
+        self._source, self._where, self._identity = source, where, identity
+        self._heads = [h for h, _, _ in lazy]
+        self._starts = [a for _, a, _ in lazy]
+        self._ends = [b for _, _, b in lazy]
 
     @property
     def path(self) -> str:
         """A path that opens the in-memory file (a parser that reads a path reads exactly these bytes)."""
         return fd_path(self.fd)
+
+    @property
+    def pending(self) -> int:
+        """How many parts are still to be copied when first read."""
+        return len(self._starts)
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def __getitem__(self, key: int | slice) -> int | bytes:
+        if self._starts:
+            if isinstance(key, slice):
+                start, stop, _ = key.indices(len(self._map))
+                if start < stop:
+                    self.fill(start, stop)
+            else:
+                at = key + len(self._map) if key < 0 else key
+                self.fill(at, at + 1)
+        return self._map[key]
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.whole())
+
+    def mapped(self) -> memoryview:
+        """The mapping as copied so far (read-only), for a zip parser that
+        copies a part before it reads it (:class:`automation.workbook.zipraw.RawMember`):
+        the zip directory and every part's local header are copied when the
+        snapshot is taken (:func:`lazy_parts`); a part not yet copied reads as zeros."""
+        return memoryview(self._map).toreadonly()
+
+    def whole(self) -> memoryview:
+        """Every byte, copied (a read-only view of the mapping)."""
+        if self._starts:
+            self.fill(0, len(self._map))
+        return memoryview(self._map).toreadonly()
+
+    def fill(self, start: int, end: int) -> None:
+        """Copy the parts not yet copied that bytes ``start`` to ``end`` fall in
+        (each whole); refused if the file was written since it was taken."""
+        i = bisect.bisect_right(self._ends, start)
+        while i < len(self._starts) and self._starts[i] < end:
+            assert self._source is not None
+            try:
+                whole = _send(self.fd, self._source, self._starts[i], self._ends[i])
+                same = whole and _identity(self._source) == self._identity
+            except OSError as exc:
+                raise WorkbookFileError(f"{self._where}: cannot be read ({exc.strerror or exc})") from None
+            if not same:
+                raise WorkbookFileError(f"{self._where}: the workbook changed on disk while it was read (saved "
+                                        "meanwhile?); nothing was written: run the command again")
+            del self._heads[i], self._starts[i], self._ends[i]
+
+    def fill_part(self, header: int) -> None:
+        """Copy the part whose local header is at ``header``, if not yet copied."""
+        i = bisect.bisect_left(self._heads, header)
+        if i < len(self._heads) and self._heads[i] == header:
+            self.fill(self._starts[i], self._starts[i] + 1)
+
+    def wrote_from(self, start: int) -> None:
+        """This command wrote the file in place from byte ``start`` on (every
+        part from there on copied before): the parts below are as taken."""
+        if self._starts and self._source is not None:
+            self.fill(start, len(self._map))
+            self._identity = _identity(self._source)
+
+
+def _send(fd: int, source: int, start: int, end: int) -> bool:
+    """Copy bytes ``start`` to ``end`` of ``source`` to the same place in ``fd``
+    (by the kernel); whether the file held them all."""
+    os.lseek(fd, start, os.SEEK_SET)
+    while start < end:
+        n = os.sendfile(fd, source, start, min(end - start, STEP))
+        if n <= 0:
+            return False
+        start += n
+    return True
+
+
+def whole(data: bytes | Snapshot) -> bytes | memoryview:
+    """``data`` as one buffer (a snapshot's every byte copied first)."""
+    return data.whole() if isinstance(data, Snapshot) else data
+
+
+def _identity(fd: int) -> tuple[int, ...]:
+    """What a write of the file changes (not the time of a change of its
+    links: the file may be replaced by another and unlinked, its bytes kept)."""
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _close(*fds: int | None) -> None:
+    for fd in fds:
+        if fd is not None:
+            os.close(fd)
 
 
 def anonymous_file() -> int | None:
@@ -54,41 +192,90 @@ def fd_path(fd: int) -> str:
     return f"/proc/self/fd/{fd}"
 
 
+def lazy_parts(source: int, size: int) -> list[tuple[int, int, int]] | None:
+    """The sheet parts of the zip in ``source`` (``size`` bytes) at least
+    :data:`LAZY_PART` long, in file order: where each one's local header
+    starts, and where its bytes start past that header (and :data:`HEAD`
+    more) and end (the next part or the directory). None when the
+    directory cannot be read plainly (the file is then copied whole, and the
+    gate says what is wrong)."""
+    tail_at = max(0, size - 65557)
+    tail = os.pread(source, size - tail_at, tail_at)
+    pos = end_record(tail)
+    if pos < 0:
+        return None
+    count, cd_size, cd_off = struct.unpack_from("<10xHII", tail, pos)
+    if cd_off + cd_size != tail_at + pos or 0xFFFF == count or cd_off > size:
+        return None
+    directory = tail[cd_off - tail_at:pos] if cd_off >= tail_at else os.pread(source, cd_size, cd_off)
+    entries: list[tuple[int, int, bool]] = []
+    at = 0
+    for _ in range(count):
+        if at + 46 > len(directory) or directory[at:at + 4] != b"PK\x01\x02":
+            return None
+        stored, nlen, elen, mlen, offset = CENTRAL.unpack_from(directory, at)
+        sheet = stored >= LAZY_PART and SHEET_PART.fullmatch(directory, at + 46, at + 46 + nlen) is not None
+        entries.append((offset, nlen, sheet))
+        at += 46 + nlen + elen + mlen
+    entries.sort()
+    found: list[tuple[int, int, int]] = []
+    for (offset, nlen, sheet), following in zip(entries, [e[0] for e in entries[1:]] + [cd_off]):
+        start = offset + 30 + nlen + HEAD
+        if sheet and following - start >= LAZY_PART and following <= cd_off:
+            found.append((offset, start, following))
+    return found
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    with open(fd, "rb", closefd=False) as fh:
+        return fh.read()
+
+
 def take(path: Path) -> bytes | Snapshot:
     """The bytes of the file at ``path`` as they are now: a :class:`Snapshot`
     where the system allows one, else ``bytes``. OSError as reading raises it."""
     fd = anonymous_file()
     if fd is None:
         return Path(path).read_bytes()
-    kept = False  # the descriptor is closed here unless a snapshot holds it
+    source = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    snap: Snapshot | None = None
     try:
-        with open(path, "rb", buffering=0) as src:
-            size = 0
-            try:
-                while n := os.sendfile(fd, src.fileno(), size, STEP):
-                    size += n
-            except OSError:  # a file system the kernel cannot copy from this way: read as before
-                src.seek(0)
-                return src.readall()
+        identity = _identity(source)
+        size = identity[2]
+        lazy = lazy_parts(source, size) if size >= LAZY_PART else None
+        try:
+            at = 0
+            for _, start, end in lazy or ():  # what lies between: every header, the other parts, the directory
+                if at < start and not _send(fd, source, at, start):
+                    raise OSError("the file was cut short")
+                at = end
+            if not _send(fd, source, at, size) or os.fstat(fd).st_size != size:
+                raise OSError("the file was cut short")
+        except OSError:  # a file system the kernel cannot copy from this way: read as before
+            return _read_all(source)
         if size == 0:  # nothing to map (an empty file: the gate says what it is)
             return b""
-        snap = Snapshot(fd, size, access=mmap.ACCESS_READ)
-        snap.fd = fd
-        weakref.finalize(snap, os.close, fd)
-        kept = True
+        if lazy:
+            snap = Snapshot(fd, size, source, str(path), lazy, identity)
+        else:
+            snap = Snapshot(fd, size)
+        weakref.finalize(snap, _close, fd, snap._source)
         return snap
     finally:
-        if not kept:
-            os.close(fd)
+        if snap is None:
+            _close(fd, source)
+        elif snap._source is None:
+            os.close(source)
 
 
 class _View(io.RawIOBase):
     """A read-only, seekable file over a buffer, without copying it (a zip
     reader reads a snapshot's directory and parts through it)."""
 
-    def __init__(self, data: bytes | mmap.mmap) -> None:
+    def __init__(self, data: bytes | mmap.mmap | Snapshot) -> None:
         super().__init__()
-        self._view = memoryview(data)
+        self._view: memoryview | Snapshot = data if isinstance(data, Snapshot) else memoryview(data)
         self._at = 0
 
     def readable(self) -> bool:
@@ -111,7 +298,7 @@ class _View(io.RawIOBase):
         start = min(self._at, len(self._view))
         end = len(self._view) if size is None or size < 0 else min(start + size, len(self._view))
         self._at = max(self._at, end)
-        return bytes(self._view[start:end])
+        return bytes(self._view[start:end])  # (a snapshot copies what is read first)
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         data = self.read(len(buffer))
@@ -119,9 +306,9 @@ class _View(io.RawIOBase):
         return len(data)
 
 
-def as_file(data: bytes | mmap.mmap) -> io.IOBase:
+def as_file(data: bytes | mmap.mmap | Snapshot) -> io.IOBase:
     """A read-only file over ``data``, which it does not copy."""
     return io.BytesIO(data) if isinstance(data, bytes) else _View(data)
 
 
-__all__ = ["Snapshot", "anonymous_file", "as_file", "fd_path", "take"]
+__all__ = ["Snapshot", "anonymous_file", "as_file", "fd_path", "take", "whole"]

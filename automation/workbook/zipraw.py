@@ -7,7 +7,7 @@ import mmap
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, NamedTuple, Sequence
+from typing import Any, BinaryIO, NamedTuple, Sequence
 
 from automation.errors import WorkbookFileError
 
@@ -111,12 +111,22 @@ class RawMember(NamedTuple):
 
     name: str
     central: bytes  # the original central directory record
-    local: memoryview  # the original local record: header, name, extra, data, descriptor (no copy)
+    stored: memoryview  # the original local record: header, name, extra, data, descriptor (no copy; see local)
     method: int
     crc: int
     size: int
     data_start: int
     data_len: int
+    held: Any = None  # the snapshot the record lies in, which copies a part when first read (or None)
+
+    @property
+    def local(self) -> memoryview:
+        """The original local record: header, name, extra, data, descriptor
+        (copied first from the file, where a snapshot holds it and has not)."""
+        if self.held is not None:
+            at = offset_of(self)
+            self.held.fill(at, at + len(self.stored))
+        return self.stored
 
 
 @dataclass(frozen=True)
@@ -155,10 +165,15 @@ class RawZip:
 EMPTY = RawZip("(new)", (), b"", {})
 
 
-def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
-    """The members of the zip in ``data`` (bytes, or a file mapped in memory);
-    members view ``data`` without copying it."""
-    view = memoryview(data)
+def parse_zip(data: Any, where: str) -> RawZip:
+    """The members of the zip in ``data`` (bytes, a file mapped in memory, or
+    a :class:`~automation.workbook.snapshot.Snapshot`); members view ``data``
+    without copying it. A snapshot has copied the zip directory and every
+    part's local header when it was taken: they are read from its mapping as
+    it is, and a member's record copied when first read (``RawMember.local``)."""
+    mapped = getattr(data, "mapped", None)
+    held = data if mapped is not None else None
+    view = mapped() if mapped is not None else memoryview(data)
 
     def refuse(why: str) -> WorkbookFileError:
         return WorkbookFileError(f"{where}: {why}")
@@ -168,7 +183,7 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
     pos = end_record(data)
     if pos < 0:
         raise refuse("not an Excel workbook (.xlsx): it is not a zip archive")
-    _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", data, pos)
+    _, disk, cd_disk, n_here, count, cd_size, cd_off, clen = struct.unpack_from("<IHHHHIIH", view, pos)
     if data[max(0, pos - 20):pos - 16] == b"PK\x06\x07" or 0xFFFF in (count, n_here) or 0xFFFFFFFF in (cd_size, cd_off):
         raise refuse("ZIP64 archives are not supported (re-save the workbook in Excel)")
     if disk or cd_disk or n_here != count:
@@ -179,21 +194,21 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
     at, total, names = cd_off, 0, set()
     central = struct.Struct("<IHHHHHHIIIHHHHHII")
     for _ in range(count):
-        if at + 46 > pos or data[at:at + 4] != b"PK\x01\x02":
+        if at + 46 > pos or view[at:at + 4] != b"PK\x01\x02":
             raise refuse("the zip directory is damaged")
         (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _,
-         offset) = central.unpack_from(data, at)
-        raw_name = data[at + 46:at + 46 + nlen]
+         offset) = central.unpack_from(view, at)
+        raw_name = bytes(view[at + 46:at + 46 + nlen])
         # (a name in ASCII reads alike either way, and ASCII is decoded without a code page's table)
         name = raw_name.decode("ascii") if raw_name.isascii() else \
             raw_name.decode("utf-8" if flags & 0x800 else "cp437")
         lower = name.lower()
         total += usize
         # every check at once, its message made only for a member that fails one
-        if (0xFFFFFFFF in (csize, usize, offset) or (elen and has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]))
+        if (0xFFFFFFFF in (csize, usize, offset) or (elen and has_zip64(view[at + 46 + nlen:at + 46 + nlen + elen]))
                 or flags & 0x41 or usize > MAX_MEMBER or total > MAX_TOTAL or lower in names):
             for bad, why in (
-                (0xFFFFFFFF in (csize, usize, offset) or has_zip64(data[at + 46 + nlen:at + 46 + nlen + elen]),
+                (0xFFFFFFFF in (csize, usize, offset) or has_zip64(view[at + 46 + nlen:at + 46 + nlen + elen]),
                  "uses ZIP64, which is not supported"),
                 (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
                 (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
@@ -204,17 +219,17 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
                     raise refuse(f"member {name} {why}")
         names.add(lower)
         end_at = at + 46 + nlen + elen + mlen
-        entries.append((name, data[at:end_at], method, crc, csize, usize, offset, raw_name))
+        entries.append((name, bytes(view[at:end_at]), method, crc, csize, usize, offset, raw_name))
         at = end_at
     starts = sorted({e[6] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
     members = []
     for name, central_record, method, crc, csize, usize, offset, raw_name in entries:
-        if offset + 30 > cd_off or data[offset:offset + 4] != b"PK\x03\x04":
+        if offset + 30 > cd_off or view[offset:offset + 4] != b"PK\x03\x04":
             raise refuse(f"member {name} has no local header where the directory says")
-        lflags, = struct.unpack_from("<H", data, offset + 6)
-        lnlen, lelen = struct.unpack_from("<HH", data, offset + 26)
-        if data[offset + 30:offset + 30 + lnlen] != raw_name:
+        lflags, = struct.unpack_from("<H", view, offset + 6)
+        lnlen, lelen = struct.unpack_from("<HH", view, offset + 26)
+        if lnlen != len(raw_name) or view[offset + 30:offset + 30 + lnlen] != raw_name:
             raise refuse(f"member {name} is named differently in its local header")
         data_start, following = 30 + lnlen + lelen, following_of[offset]
         end = offset + data_start + csize
@@ -222,31 +237,33 @@ def parse_zip(data: bytes | mmap.mmap, where: str) -> RawZip:
             if following - end in (12, 16, 20, 24):
                 end = following
             else:
-                wide = has_zip64(data[offset + 30 + lnlen:offset + data_start])
+                wide = has_zip64(bytes(data[offset + 30 + lnlen:offset + data_start]))
                 end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
         if end > following:
             raise refuse(f"member {name} is truncated or overlaps another member")
-        members.append(RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize))
+        members.append(RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize, held))
     return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
 
 
-def end_record(data: bytes | mmap.mmap) -> int:
+def end_record(data: Any) -> int:
     """Where the zip's end record starts (the last one whose comment ends the file), or -1."""
     floor = max(0, len(data) - 65557)
-    pos = data.rfind(b"PK\x05\x06", floor)
-    while pos >= 0 and (pos + 22 > len(data) or pos + 22 + struct.unpack_from("<H", data, pos + 20)[0] != len(data)):
-        pos = data.rfind(b"PK\x05\x06", floor, pos)
-    return pos
+    mapped = getattr(data, "mapped", None)  # a snapshot: read as copied (the end record found is the last one,
+    tail = bytes((mapped() if mapped is not None else data)[floor:])  # in the copied directory's end)
+    pos = tail.rfind(b"PK\x05\x06")
+    while pos >= 0 and (pos + 22 > len(tail) or pos + 22 + struct.unpack_from("<H", tail, pos + 20)[0] != len(tail)):
+        pos = tail.rfind(b"PK\x05\x06", 0, pos)
+    return pos + floor if pos >= 0 else -1
 
 
-def directory_of(data: bytes | mmap.mmap) -> bytes | None:
+def directory_of(data: Any) -> bytes | None:
     """The zip's directory as it ends the file (the central directory, its end
     record and comment: :attr:`Written.directory` of the write that made it),
     or None when the file does not end with one."""
     pos = end_record(data)
     if pos < 0:
         return None
-    cd_size, cd_off = struct.unpack_from("<II", data, pos + 12)
+    cd_size, cd_off = struct.unpack("<II", data[pos + 12:pos + 20])
     if cd_off + cd_size != pos:
         return None
     return bytes(data[cd_off:])

@@ -200,7 +200,7 @@ def _read_by_guard(book: Path) -> list[str]:
     from automation.pbem.guard import read_bytes
     from automation.workbook.gate import MASTER
     path = book.parent / "read.xlsx"
-    path.write_bytes(read_bytes(book, MASTER))
+    path.write_bytes(bytes(read_bytes(book, MASTER)))
     return sheet_names(path)
 
 

@@ -1,0 +1,86 @@
+"""Step 1 of the gate (:mod:`automation.workbook.gate`): the limits of a
+workbook's role, and the checks of its zip directory against them (no part
+is unpacked)."""
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+
+from automation.errors import WorkbookFileError
+from automation.workbook.snapshot import Snapshot, as_file
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a workbook of one role may hold."""
+
+    file_bytes: int  # the file as stored
+    part_bytes: int  # one part, unpacked
+    total_bytes: int  # all parts, unpacked
+    members: int  # parts in the zip
+    ratio: int  # unpacked : packed, for parts over 1 MB
+    rows: int  # the last row a sheet's values may reach
+    columns: int  # the last column
+    cells: int  # rows x columns a sheet's values span (the parser lays a sheet out densely)
+    elements: int  # elements of one part parsed whole
+    namespaces: int  # namespace declarations of one part
+    player: bool = False  # a file a player sends back (it may be encrypted with the password the export had)
+
+
+# A master only grows (a date adds its sheets): its file and its parts in all may grow large over
+# a thousand dates; no part is ever unpacked whole unless it is parsed, and each part is bounded.
+MASTER = Limits(file_bytes=2 * 2**30 - 1, part_bytes=200 * 2**20, total_bytes=16 * 2**30, members=60_000,
+                ratio=400, rows=1_048_576, columns=500, cells=4_000_000, elements=400_000, namespaces=200)
+PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2**20, members=2_000,
+                ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200, player=True)
+
+
+def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> zipfile.ZipFile:
+    """Step 1 of the gate: the zip directory of ``data``, checked against ``lim``."""
+    if data[:len(OLE_MAGIC)] == OLE_MAGIC:
+        raise WorkbookFileError(
+            f"{where}: the workbook is password-protected (encrypted) or in the old .xls format; Musterroll reads "
+            "unencrypted .xlsx workbooks only: remove the password (File > Info > Protect Workbook) or save it "
+            "as an Excel Workbook (.xlsx)")
+    if data[:2] != b"PK":
+        what = "an empty file" if not data else "not a zip package"
+        raise WorkbookFileError(f"{where}: not an .xlsx workbook (it is {what}); give an Excel workbook saved as .xlsx")
+    if len(data) > lim.file_bytes:
+        raise WorkbookFileError(f"{where}: {len(data) // 2**20} MB; at most {lim.file_bytes // 2**20} MB is "
+                                "accepted here")
+    try:
+        archive = zipfile.ZipFile(as_file(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
+        raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
+                                "use the last good copy of the workbook") from None
+    infos = archive.infolist()
+    if len(infos) > lim.members:
+        raise WorkbookFileError(f"{where}: holds {len(infos)} parts; at most {lim.members} are accepted")
+    seen: dict[str, str] = {}
+    total = 0
+    for info in infos:
+        lower = info.filename.lower()
+        if lower in seen:
+            raise WorkbookFileError(f"{where}: refused: parts {seen[lower]} and {info.filename} have the same name "
+                                    "but for case; a workbook never has both")
+        seen[lower] = info.filename
+        if info.flag_bits & 0x1:
+            raise WorkbookFileError(f"{where}: part {info.filename} is encrypted; save the workbook without a password")
+        total += info.file_size
+        if info.file_size > lim.part_bytes:
+            raise WorkbookFileError(f"{where}: refused: part {info.filename} would unpack to "
+                                    f"{info.file_size // 2**20} MB; at most {lim.part_bytes // 2**20} MB per part "
+                                    "is accepted")
+        if total > lim.total_bytes:
+            raise WorkbookFileError(f"{where}: refused: would unpack to more than {lim.total_bytes // 2**20} MB; "
+                                    "that is not a campaign workbook")
+        if info.file_size > 2**20 and info.file_size > lim.ratio * max(info.compress_size, 1):
+            raise WorkbookFileError(f"{where}: refused: part {info.filename} is compressed "
+                                    f"{info.file_size // max(info.compress_size, 1)}:1, a zip bomb (at most "
+                                    f"{lim.ratio}:1 is accepted)")
+    return archive
+
+
+__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAYER", "open_zip"]
