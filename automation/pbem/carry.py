@@ -63,6 +63,8 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
+WALK = "walk:"  # a derivation of every sheet at once begins so (Carried.walk)
+WALKS = 4  # walks a run did not use kept, the newest first: each is of a whole campaign as it was
 SHARDS = 32  # the files a large derivation's entries are spread over, by sheet name (shard_of)
 _Shard = tuple[str, int]  # a derivation and the number of one of its files (-1: its one file)
 UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
@@ -206,6 +208,9 @@ class Carried:
 
     def __init__(self, book: Any, folder: Path | None, context: str) -> None:
         self.book, self.folder, self.context = book, folder, context
+        # the reader's own (a view of a workbook hands it on: asked for each sheet, several times a run)
+        self._part_stamp: Callable[[str], str | None] | None = getattr(book, "part_stamp", None) if folder else None
+        self._shards: dict[tuple[str, str], _Shard] = {}  # (derivation, sheet) -> the file that keeps it
         self._loaded: dict[_Shard, dict[str, Any]] = {}
         self._changed: set[_Shard] = set()
         self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
@@ -222,7 +227,7 @@ class Carried:
 
     def stamp(self, sheet: str) -> str | None:
         """The sheet's part stamp (the reader keeps them), None when nothing is carried."""
-        return self.book.part_stamp(sheet) if self.folder is not None else None
+        return self._part_stamp(sheet) if self._part_stamp is not None else None
 
     def _file(self, shard: _Shard) -> Path:
         assert self.folder is not None
@@ -245,34 +250,61 @@ class Carried:
 
     def get(self, what: str, sheet: str, compute: Callable[[], Any]) -> Any:
         """``what`` of ``sheet``: carried if the sheet is unchanged since, else ``compute()``."""
-        stamp = self.stamp(sheet)
+        stamp = self._part_stamp(sheet) if self._part_stamp is not None else None
         if stamp is None:
             return compute()
-        return self._held(what, f"{sheet}\x00{stamp}", compute)
+        return self._held(what, f"{sheet}\x00{stamp}", compute, sheet)
 
     def get_keyed(self, what: str, sheet: str, key: str, compute: Callable[[], Any]) -> Any:
         """As :meth:`get`, for a derivation that also depends on ``key`` (what
         else went into it): carried only if computed with the same ``key``."""
-        stamp = self.stamp(sheet)
+        stamp = self._part_stamp(sheet) if self._part_stamp is not None else None
         if stamp is None:
             return compute()
         return self._held(what, f"{sheet}\x00{stamp}\x00{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}",
-                          compute)
+                          compute, sheet)
 
-    def _held(self, what: str, entry: str, compute: Callable[[], Any]) -> Any:
+    def _held(self, what: str, entry: str, compute: Callable[[], Any], sheet: str | None = None) -> Any:
         """The entry ``entry`` (a sheet's name and stamp, and what else the
         derivation depends on) of ``what``, computed and kept when absent: a
         sheet of one name in copies that differ (two campaigns from one
-        sample, two branches of one) has an entry for each."""
-        shard = shard_of(what, entry)
-        entries = self._entries(shard)
-        self._used.setdefault(shard, set()).add(entry)
+        sample, two branches of one) has an entry for each. ``sheet``: the
+        sheet's name, the entry's first field (its file is found once)."""
+        if sheet is None:
+            shard = shard_of(what, entry)
+        elif (shard := self._shards.get((what, sheet))) is None:
+            shard = self._shards[(what, sheet)] = shard_of(what, entry)
+        entries = self._loaded.get(shard)
+        if entries is None:
+            entries = self._entries(shard)
+        used = self._used.get(shard)
+        if used is None:
+            used = self._used[shard] = set()
+        used.add(entry)
         if entry in entries:
             return entries[entry]
         value = compute()
         entries[entry] = value
         self._changed.add(shard)
         return value
+
+    def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any]) -> Any:
+        """``what`` of the workbook's ``sheets`` all at once (a walk of every
+        sheet, which ``compute()`` works out sheet by sheet through
+        :meth:`get`), carried as one value while every sheet of ``sheets`` is
+        the one it was (their names, order and stamps) and ``settings`` (what
+        else it depends on) are: a long campaign exported again asks the
+        carried folder once, not once for each sheet. Kept under :data:`WALK`
+        ``what``, the last :data:`WALKS` unused beside it."""
+        if self._part_stamp is None:
+            return compute()
+        h = hashlib.sha256(settings.encode("utf-8"))
+        for name in sheets:
+            stamp = self._part_stamp(name)
+            if stamp is None:  # a sheet with no part: nothing carried pins it
+                return compute()
+            h.update(f"\x00{name}\x01{stamp}".encode("utf-8"))
+        return self._held(WALK + what, f"{FOLD}\x00{h.hexdigest()[:40]}", compute)
 
     @staticmethod
     def union(carried: Carried | None, what: str, sheets: Sequence[str],
@@ -320,7 +352,7 @@ class Carried:
         try:
             make_folder(self.folder)
             for shard in sorted(self._changed):
-                most = KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
+                most = WALKS if shard[0].startswith(WALK) else KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
                 sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), most)
                 text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))

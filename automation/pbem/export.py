@@ -19,13 +19,12 @@ other side or for another campaign.
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
 import re
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,29 +135,47 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
     grows the names replaced in it: its rows are a function of both. With
     ``carried``, the words of a sheet with a ``source`` are taken as an earlier
     run found them (the names a side may not see grow as the enemy buys, so
-    every sheet is looked at again on every export)."""
+    every sheet is looked at again on every export), and the names each such
+    sheet holds, while no sheet and no name changed, as one value
+    (:meth:`automation.pbem.carry.Carried.walk`)."""
     if not any(secret):
         return list(sheets)
     names = Names.of(secret)
     out = []
     suffixes: dict[frozenset[str], str] = {}  # what each set of names replaced adds to a source (most: none)
+
+    def texts(rows: Sequence[Sequence[Any]]) -> list[str]:
+        return [v for r in rows for v in r if isinstance(v, str)]
+
+    def words_in(s: OutSheet) -> list[str]:
+        assert carried is not None
+        return carried.get_keyed("words", s.name, s.source, lambda: words_of(texts(s.rows)))
+
+    def found_in(s: OutSheet) -> list[str]:  # the names sheet ``s`` (with a source) holds
+        if names.pattern is None:  # the names replaced are the words that are names
+            return sorted(w for w in words_in(s) if w in names.secret)
+        found: set[str] = set()
+        if names.found_in(lambda: texts(s.rows), lambda: words_in(s)):
+            for text in texts(s.rows):
+                names.sub(text, found)
+        return sorted(found)
+    found_each: Iterator[list[str]] | None = None  # the names in each sheet with a source, in order
+    if carried is not None:
+        sourced = [s for s in sheets if s.source]
+        settings = json.dumps([sorted(secret.items()), [s.source for s in sourced]], ensure_ascii=False)
+        found_each = iter(carried.walk("scrub", [s.name for s in sourced], settings,
+                                       lambda: [found_in(s) for s in sourced]))
     for s in sheets:
         found: set[str] = set()
-
-        def texts(rows: Sequence[Sequence[Any]] = s.rows) -> list[str]:
-            return [v for r in rows for v in r if isinstance(v, str)]
-        words = None
-        if carried is not None and s.source:
-            words = (lambda s=s: carried.get_keyed("words", s.name, s.source, lambda: words_of(texts(s.rows))))
         rows: Sequence[Sequence[Any]]
-        if words is not None and names.pattern is None:  # the names replaced are the words that are names
-            secret_names = names.secret
-            found = {w for w in words() if w in secret_names}
+        if found_each is not None and s.source:
+            found = set(next(found_each))
             rows = Later(lambda s=s: [[names.sub(v) if isinstance(v, str) else v for v in r] for r in s.rows]) \
                 if found else s.rows
         else:
+            words = (lambda s=s: words_in(s)) if carried is not None and s.source else None
             rows = [[names.sub(v, found) if isinstance(v, str) else v for v in r] for r in s.rows] \
-                if names.found_in(texts, words) else s.rows
+                if names.found_in(lambda s=s: texts(s.rows), words) else s.rows
         source = s.source
         if source:
             key = frozenset(found)
@@ -166,7 +183,7 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
                 replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
                 suffixes[key] = "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
             source += suffixes[key]
-        out.append(dataclasses.replace(s, rows=rows, source=source))
+        out.append(s.with_rows(rows, source))
     return out
 
 

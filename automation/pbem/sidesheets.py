@@ -152,11 +152,43 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
     see them (see the module's rules), each rebuilt from its documented columns
     only; kinds in ``private`` stay with the umpire whatever their columns.
     With ``carried``, what a sheet unchanged since an earlier run gave is
-    taken as it was (the latest sheet of a ``latest_only`` kind is read)."""
+    taken as it was (the latest sheet of a ``latest_only`` kind is read), and
+    which sheets go out, while no sheet changed, as one value
+    (:meth:`automation.pbem.carry.Carried.walk`)."""
     public, latest_only, private = set(public), set(latest_only), set(private)
     kinds = tuple(kinds) if kinds is not None else None  # a tuple: its matcher is found by identity (reports.kinds_ready)
+    ready, names = kinds_ready(kinds), list(book.sheet_names)
+
+    def walk() -> list[list[Any]]:
+        return _walk(book, names, side, public, latest_only, private, kinds, carried)
+    walked = walk() if carried is None else carried.walk(
+        f"sheets:{side}", names, repr((sorted(public), sorted(latest_only), sorted(private), ready.ids)), walk)
+    out = []
+    for name, kind_id, seen in walked:
+        kind = ready.by_id[kind_id]
+        kept: Sequence[Sequence[Any]] | None
+        if carried is None or kind.id in latest_only:
+            kept = side_view(book, name, kind, side, public)
+        elif seen:  # whether the side sees the sheet is carried apart from its rows, read only if used
+            def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
+                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
+            kept = Later(view)
+        else:
+            kept = None
+        if kept is not None:
+            stamp = carried.stamp(name) if carried is not None and kind.id not in latest_only else None
+            source = f"rows:{side}|{name}|{stamp}" if stamp else ""
+            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab), source=source))
+    return out
+
+
+def _walk(book: Any, names: Sequence[str], side: str, public: set[str], latest_only: set[str], private: set[str],
+          kinds: tuple[SheetKind, ...] | None, carried: Carried | None) -> list[list[Any]]:
+    """The sheets of ``names`` that may go out to ``side``, in order: each
+    one's name, kind and whether the side sees it (with ``carried``; else,
+    and for the latest sheet of a ``latest_only`` kind, None: its rows say)."""
     dates = campaign_dates(book)
-    named = [(name, kind_of(name, kinds)) for name in book.sheet_names]
+    named = [(name, kind_of(name, kinds)) for name in names]
     named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]
 
     def fits(name: str) -> bool:  # reads the sheet (unless carried): only for a sheet that may go out
@@ -166,7 +198,7 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
     for name, kind in reversed(named):
         if kind.id in latest_only and kind.id not in last and fits(name):
             last[kind.id] = name
-    out = []
+    out: list[list[Any]] = []
     for name, kind in named:
         if kind.id in latest_only and last.get(kind.id) != name:
             continue
@@ -176,18 +208,11 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
             continue
         if kind.id not in latest_only and not fits(name):
             continue
-        kept: Sequence[Sequence[Any]] | None
-        if carried is None or kind.id in latest_only:
-            kept = side_view(book, name, kind, side, public)
-        else:  # whether the side sees the sheet is carried apart from its rows, read only if used
-            def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
-                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
-            seen = carried.get(f"seen:{side}", name, lambda view=view: view() is not None)  # type: ignore[misc]
-            kept = Later(view) if seen else None
-        if kept is not None:
-            stamp = carried.stamp(name) if carried is not None and kind.id not in latest_only else None
-            source = f"rows:{side}|{name}|{stamp}" if stamp else ""
-            out.append(OutSheet(name, kept, tab=tab.get(kind.tab, kind.tab), source=source))
+        seen = None
+        if carried is not None and kind.id not in latest_only:
+            seen = carried.get(f"seen:{side}", name, lambda name=name, kind=kind: carried.get(
+                f"rows:{side}", name, lambda: side_view(book, name, kind, side, public)) is not None)
+        out.append([name, kind.id, seen])
     return out
 
 

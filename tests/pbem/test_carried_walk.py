@@ -1,0 +1,106 @@
+"""Which sheets go out to a side, and which secret names each holds, are
+carried as one value for the whole campaign (automation.pbem.carry.Carried.walk)
+while every sheet is the one it was: an export of an unchanged campaign asks
+the carried folder once, not once for each of a long campaign's sheets. Any
+sheet changed, added or moved, or any setting changed, walks again."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from automation.cachesetting import CACHE_SETTING
+from automation.pbem import carry
+from automation.pbem.carry import WALKS, Carried
+from tests.pbem.test_carried_files import Book, sheets
+from tests.pbem.test_perf_carried import replace_in_part
+from tests.pbem.test_perf_export_parts import export
+
+
+def never() -> Any:
+    raise AssertionError("walked again")
+
+
+def test_a_walk_is_found_by_the_next_run_while_every_sheet_and_setting_is_the_same(tmp_path: Path) -> None:
+    book = Book(sheets(50))
+    first = Carried(book, tmp_path, "context")
+    assert first.walk("sheets:German", list(book.stamps), "settings", lambda: ["all", 50]) == ["all", 50]
+    first.save()
+    assert Carried(book, tmp_path, "context").walk("sheets:German", list(book.stamps), "settings", never) == \
+        ["all", 50]
+
+
+@pytest.mark.parametrize("change", ["stamp", "added", "order", "settings", "context"])
+def test_any_sheet_or_setting_changed_walks_again(tmp_path: Path, change: str) -> None:
+    book = Book(sheets(50))
+    first = Carried(book, tmp_path, "context")
+    first.walk("sheets:German", list(book.stamps), "settings", lambda: "before")
+    first.save()
+    names, settings, context = list(book.stamps), "settings", "context"
+    if change == "stamp":
+        book.stamps["Roster 7"] = "00000007.101.50"
+    elif change == "added":
+        book.stamps["Roster 51"] = "00000051.100.50"
+        names.append("Roster 51")
+    elif change == "order":
+        names.reverse()
+    elif change == "settings":
+        settings = "other settings"
+    else:
+        context = "another version"
+    assert Carried(book, tmp_path, context).walk("sheets:German", names, settings, lambda: "after") == "after"
+
+
+def test_a_sheet_without_a_stamp_is_never_walked_from_the_store(tmp_path: Path) -> None:
+    book = Book(sheets(5))
+    names = [*book.stamps, "Not a part"]
+    for _ in range(2):
+        walked = Carried(book, tmp_path, "context")
+        assert walked.walk("sheets:German", names, "settings", lambda: "computed") == "computed"
+        walked.save()
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_the_walks_of_other_copies_kept_are_few(tmp_path: Path) -> None:
+    book = Book(sheets(20))
+    for n in range(WALKS + 5):  # each a copy of the campaign one roster longer
+        book.stamps[f"Roster {100 + n}"] = f"{100 + n:08x}.100.50"
+        run = Carried(book, tmp_path, "context")
+        run.walk("sheets:German", list(book.stamps), "settings", lambda n=n: n)
+        run.save()
+    (walks,) = [path for path in tmp_path.glob("*.json") if carry.WALK in path.read_text(encoding="utf-8")]
+    held = Carried(book, tmp_path, "context")._entries((carry.WALK + "sheets:German", -1))
+    assert len(held) == WALKS + 1 and walks.exists()
+
+
+def looked_up(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The derivations asked for one sheet at a time, from now on."""
+    asked: list[str] = []
+    get, get_keyed = Carried.get, Carried.get_keyed
+    monkeypatch.setattr(Carried, "get", lambda self, what, *a: (asked.append(what), get(self, what, *a))[1])
+    monkeypatch.setattr(Carried, "get_keyed",
+                        lambda self, what, *a: (asked.append(what), get_keyed(self, what, *a))[1])
+    return asked
+
+
+def test_an_export_of_an_unchanged_campaign_asks_once_and_writes_the_same_file(
+        capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = campaign("dec26")
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    asked = looked_up(monkeypatch)
+    again = export(capsys, book, tmp_path / "again.xlsx")
+    assert again == first
+    assert asked and not [what for what in asked if what.startswith(("seen:", "words"))]
+
+
+def test_an_export_after_a_sheet_changed_is_the_export_made_with_nothing_carried(
+        capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = campaign("dec26")
+    export(capsys, book, tmp_path / "first.xlsx")
+    replace_in_part(book, "Roster Start", b"<sheetData>", b"<sheetData> ")  # its stamp changes, not its cells
+    asked = looked_up(monkeypatch)
+    carried = export(capsys, book, tmp_path / "carried.xlsx")
+    assert any(what.startswith("seen:") for what in asked)  # walked again, sheet by sheet
+    monkeypatch.setenv(CACHE_SETTING, "off")
+    assert export(capsys, book, tmp_path / "plain.xlsx") == carried
