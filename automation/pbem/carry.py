@@ -39,7 +39,10 @@ next run reads only the rosters added since. An export carries, per sealed
 sheet, whether the side sees it, its rows and their words (the runs of
 letters, digits and hyphens a secret name is looked up in), each file read
 only when something asks for it: a sheet whose part and rolls were carried
-is written without its rows being read.
+is written without its rows being read. Which sheets a side sees, and the
+secret names each holds, are also carried as one value for the whole
+campaign while every sheet is the one it was (:meth:`Carried.walk`): a
+campaign exported again is not looked up sheet by sheet.
 """
 from __future__ import annotations
 
@@ -47,13 +50,14 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from automation.cachesetting import cache_folder, keep_file
+from automation.cachesetting import cache_folder, keep_file, prune, used
 
 FORMAT = 4
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
@@ -63,8 +67,10 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
-WALK = "walk:"  # a derivation of every sheet at once begins so (Carried.walk)
-WALKS = 4  # walks a run did not use kept, the newest first: each is of a whole campaign as it was
+WALK = ".walk.json"  # a derivation of every sheet at once, a file each (Carried.walk)
+WALKS = 8  # walks kept, the last written or read: each is of one side's view of a copy of the campaign
+MORE = 256 * 1024  # entries added to a file are appended beside it up to this size (or half the file's), then
+# the file is written anew with them (Carried.save)
 SHARDS = 32  # the files a large derivation's entries are spread over, by sheet name (shard_of)
 _Shard = tuple[str, int]  # a derivation and the number of one of its files (-1: its one file)
 UNUSED_DAYS = 180  # a campaign's carried folder no run wrote to for this long goes (forget_unused)
@@ -117,6 +123,16 @@ def shard_of(what: str, entry: str) -> _Shard:
     if not spread(what):
         return what, -1
     return what, zlib.crc32(entry.partition("\x00")[0].encode("utf-8")) % SHARDS
+
+
+def _append(path: Path, line: bytes) -> None:
+    """Add ``line`` at the end of the file at ``path`` in one write (a line
+    cut short, or two runs' lines mixed, read as nothing: worked out again)."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
 
 
 def make_folder(folder: Path) -> None:
@@ -212,6 +228,9 @@ class Carried:
         self._part_stamp: Callable[[str], str | None] | None = getattr(book, "part_stamp", None) if folder else None
         self._shards: dict[tuple[str, str], _Shard] = {}  # (derivation, sheet) -> the file that keeps it
         self._loaded: dict[_Shard, dict[str, Any]] = {}
+        self._sizes: dict[_Shard, tuple[int, int]] = {}  # each file read: its size, and that of what was added
+        self._added: dict[_Shard, dict[str, Any]] = {}  # the entries this run worked out, by file
+        self._walks: list[tuple[Path, str]] = []  # the walks this run worked out: their files and text
         self._changed: set[_Shard] = set()
         self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
 
@@ -235,17 +254,41 @@ class Carried:
         name = hashlib.sha256(what.encode("utf-8")).hexdigest()[:24]
         return self.folder / (f"{name}-{number:02d}.json" if number >= 0 else f"{name}.json")
 
+    def _more(self, shard: _Shard) -> Path:
+        """Where the entries added to a file since it was written are: a line for each run that added some."""
+        return self._file(shard).with_suffix(".more")
+
+    def _valid(self, data: Any, shard: _Shard) -> bool:
+        return isinstance(data, dict) and data.get("context") == self.context and data.get("what") == shard[0] \
+            and isinstance(data.get("sheets"), dict)
+
     def _entries(self, shard: _Shard) -> dict[str, Any]:
-        """The entries of one file of a derivation (:func:`shard_of`), read when first asked for."""
+        """The entries of one file of a derivation (:func:`shard_of`), and those
+        added since it was written, read when first asked for."""
         if shard not in self._loaded:
             entries: dict[str, Any] = {}
+            size = more = 0
             try:
-                data = json.loads(self._file(shard).read_text(encoding="utf-8"), object_hook=_decode)
-                if isinstance(data, dict) and data.get("context") == self.context and data.get("what") == shard[0]:
-                    entries = data.get("sheets") or {}
+                text = self._file(shard).read_text(encoding="utf-8")
+                data = json.loads(text, object_hook=_decode)
+                if self._valid(data, shard):
+                    entries, size = data["sheets"], len(text)
             except (OSError, ValueError, TypeError, KeyError):
                 entries = {}  # absent or unreadable: computed anew
-            self._loaded[shard] = entries
+            if size:  # (lines beside a file of another context, or none, were added to another file)
+                try:
+                    with self._more(shard).open(encoding="utf-8") as fh:
+                        for line in fh:
+                            more += len(line)
+                            try:
+                                added = json.loads(line, object_hook=_decode)
+                            except ValueError:  # a line cut short: its entries are computed anew
+                                continue
+                            if self._valid(added, shard):
+                                entries.update(added["sheets"])
+                except OSError:
+                    pass
+            self._loaded[shard], self._sizes[shard] = entries, (size, more)
         return self._loaded[shard]
 
     def get(self, what: str, sheet: str, compute: Callable[[], Any]) -> Any:
@@ -284,7 +327,7 @@ class Carried:
         if entry in entries:
             return entries[entry]
         value = compute()
-        entries[entry] = value
+        entries[entry] = self._added.setdefault(shard, {})[entry] = value
         self._changed.add(shard)
         return value
 
@@ -294,17 +337,29 @@ class Carried:
         :meth:`get`), carried as one value while every sheet of ``sheets`` is
         the one it was (their names, order and stamps) and ``settings`` (what
         else it depends on) are: a long campaign exported again asks the
-        carried folder once, not once for each sheet. Kept under :data:`WALK`
-        ``what``, the last :data:`WALKS` unused beside it."""
-        if self._part_stamp is None:
+        carried folder once, not once for each sheet. Each walk is a file of
+        its own (read whole, never added to); the :data:`WALKS` last written
+        or read are kept, for the campaign's copies and sides."""
+        if self._part_stamp is None or self.folder is None:
             return compute()
-        h = hashlib.sha256(settings.encode("utf-8"))
+        h = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
         for name in sheets:
             stamp = self._part_stamp(name)
             if stamp is None:  # a sheet with no part: nothing carried pins it
                 return compute()
             h.update(f"\x00{name}\x01{stamp}".encode("utf-8"))
-        return self._held(WALK + what, f"{FOLD}\x00{h.hexdigest()[:40]}", compute)
+        path = self.folder / f"{h.hexdigest()[:40]}{WALK}"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"), object_hook=_decode)
+            if isinstance(data, dict) and data.get("context") == self.context and data.get("what") == what:
+                used(path)
+                return data["value"]
+        except (OSError, ValueError, TypeError, KeyError):
+            pass  # absent or unreadable: walked anew
+        value = compute()
+        self._walks.append((path, json.dumps({"what": what, "context": self.context, "value": value},
+                                             default=_encode, ensure_ascii=False, separators=(",", ":"))))
+        return value
 
     @staticmethod
     def union(carried: Carried | None, what: str, sheets: Sequence[str],
@@ -340,25 +395,45 @@ class Carried:
                 return merged
         else:
             merged = _merged(self.get(what + " of each", name, lambda name=name: read(name)) for name in sheets)
-        entries[entry] = [[stamps, {key: sorted(names) for key, names in merged.items()}]] + folds[:FOLDS - 1]
+        entries[entry] = self._added.setdefault(shard, {})[entry] = \
+            [[stamps, {key: sorted(names) for key, names in merged.items()}]] + folds[:FOLDS - 1]
         self._changed.add(shard)
         return merged
 
     def save(self) -> None:
         """Write what was computed (best effort: a folder that cannot be written
-        only means the work is done again next time)."""
-        if self.folder is None or not self._changed:
+        only means the work is done again next time). The entries a run added
+        to a file are appended beside it as one line (:meth:`_more`): a long
+        campaign's refit adds a few sheets, and each export after it then
+        writes their entries, not the file of every sheet's again. Once those
+        lines outgrow :data:`MORE` and half the file, the file is written anew
+        with them (keeping the entries no run used for a while: :func:`kept_absent`)."""
+        if self.folder is None or not (self._changed or self._walks):
             return
         try:
             make_folder(self.folder)
+            for path, text in self._walks:
+                keep_file(path, lambda fh, data=text.encode("utf-8"): fh.write(data))
+            if self._walks:
+                self._walks.clear()
+                prune(self.folder, WALK, WALKS)
             for shard in sorted(self._changed):
-                most = WALKS if shard[0].startswith(WALK) else KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
+                size, more = self._sizes.get(shard, (0, 0))
+                added = self._added.get(shard, {})
+                line = json.dumps({"what": shard[0], "context": self.context, "sheets": added}, default=_encode,
+                                  ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+                if size and added and more + len(line) <= max(MORE, size // 2):
+                    _append(self._more(shard), line)
+                    continue
+                most = KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
                 sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), most)
                 text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))
+                self._more(shard).unlink(missing_ok=True)
             for what in {what for what, number in self._changed if number >= 0}:  # its one file of before
                 self._file((what, -1)).unlink(missing_ok=True)
         except (OSError, TypeError, ValueError):
             return
         self._changed.clear()
+        self._added.clear()

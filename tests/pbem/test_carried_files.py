@@ -59,14 +59,16 @@ def test_a_run_that_derives_the_sheets_a_refit_added_reads_and_writes_only_their
     text = Path.read_text
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: (read.append(self), text(self, *a, **k))[1])
     written: list[Path] = []
-    keep = carry.keep_file
+    keep, append = carry.keep_file, carry._append
     monkeypatch.setattr(carry, "keep_file", lambda path, write: (written.append(path), keep(path, write))[1])
+    monkeypatch.setattr(carry, "_append", lambda path, line: (written.append(path), append(path, line))[1])
     later = store(book, tmp_path)
     for name in added:
         later.get("rows:German", name, lambda name=name: [[name]])
     later.save()
-    files = {later._file(shard_of("rows:German", f"{name}\x00{stamp}")) for name, stamp in added.items()}
-    assert set(read) == files and set(written) == files
+    shards = {shard_of("rows:German", f"{name}\x00{stamp}") for name, stamp in added.items()}
+    assert set(read) == {later._file(shard) for shard in shards}
+    assert set(written) == {later._more(shard) for shard in shards}  # their entries added beside each file
     again = store(book, tmp_path)
     assert again.get("rows:German", "Roster 601", lambda: None) == [["Roster 601"]]
     assert again.get("rows:German", "Roster 7", lambda: None) == [["Roster 7"] * 20] * 10
@@ -98,3 +100,81 @@ def test_a_derivation_read_for_every_sheet_keeps_one_file(tmp_path: Path) -> Non
         carried.get("seen:German", name, lambda: True)
     carried.save()
     assert [p.name for p in tmp_path.glob("*.json")] == [carried._file(("seen:German", -1)).name]
+
+
+def test_entries_added_to_a_file_are_appended_beside_it_and_found_by_the_next_run(tmp_path: Path) -> None:
+    book = Book(sheets(400))
+    first = store(book, tmp_path)
+    for name in book.stamps:
+        first.get("seen:German", name, lambda: True)
+    first.save()
+    whole = first._file(("seen:German", -1))
+    before = whole.read_bytes()
+    for d in (401, 402):  # two refits, each exported
+        book.stamps[f"Roster {d}"] = f"{d:08x}.100.50"
+        run = store(book, tmp_path)
+        assert run.get("seen:German", f"Roster {d}", lambda: d % 2 == 0) == (d % 2 == 0)
+        run.save()
+    assert whole.read_bytes() == before  # the file of every sheet is not written again
+    assert len(run._more(("seen:German", -1)).read_text(encoding="utf-8").splitlines()) == 2
+    again = store(book, tmp_path)
+    assert [again.get("seen:German", name, never) for name in book.stamps] == [True] * 400 + [False, True]
+
+
+def test_a_line_cut_short_is_worked_out_again_and_the_rest_found(tmp_path: Path) -> None:
+    book = Book(sheets(10))
+    first = store(book, tmp_path)
+    for name in book.stamps:
+        first.get("seen:German", name, lambda: True)
+    first.save()
+    book.stamps.update({"Roster 11": "0000000b.100.50", "Roster 12": "0000000c.100.50"})
+    for name in ("Roster 11", "Roster 12"):
+        run = store(book, tmp_path)
+        run.get("seen:German", name, lambda: True)
+        run.save()
+    more = run._more(("seen:German", -1))
+    more.write_bytes(more.read_bytes()[:-10])  # the last run's line cut short
+    again = store(book, tmp_path)
+    assert again.get("seen:German", "Roster 11", never) is True
+    assert again.get("seen:German", "Roster 12", lambda: "anew") == "anew"
+
+
+def test_once_the_added_lines_outgrow_their_bound_the_file_is_written_anew_with_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(carry, "MORE", 0)  # every line is past the bound once it outgrows half the file
+    book = Book(sheets(4))
+    first = store(book, tmp_path)
+    for name in book.stamps:
+        first.get("words", name, lambda name=name: [[name] * 50])
+    first.save()
+    whole, more = first._file(("words", -1)), first._more(("words", -1))
+    for d in range(5, 12):
+        book.stamps[f"Roster {d}"] = f"{d:08x}.100.50"
+        run = store(book, tmp_path)
+        run.get("words", f"Roster {d}", lambda d=d: [[d] * 50])
+        run.save()
+        assert more.exists() or f"Roster {d}" in whole.read_text(encoding="utf-8")
+    assert not more.exists() or len(more.read_text(encoding="utf-8").splitlines()) < 7
+    again = store(book, tmp_path)
+    assert [again.get("words", name, never) for name in book.stamps] == \
+        [[[name] * 50] for name in list(book.stamps)[:4]] + [[[d] * 50] for d in range(5, 12)]
+
+
+def test_lines_of_another_context_are_not_taken(tmp_path: Path) -> None:
+    book = Book(sheets(3))
+    first = store(book, tmp_path)
+    for name in book.stamps:
+        first.get("seen:German", name, lambda: True)
+    first.save()
+    book.stamps["Roster 4"] = "00000004.100.50"
+    run = store(book, tmp_path)
+    run.get("seen:German", "Roster 4", lambda: True)
+    run.save()
+    other = Carried(book, tmp_path, "another version")
+    assert other.get("seen:German", "Roster 4", lambda: "anew") == "anew"
+    other.save()  # written whole for its own context, the lines of the other gone
+    assert not other._more(("seen:German", -1)).exists()
+
+
+def never() -> object:
+    raise AssertionError("derived again")

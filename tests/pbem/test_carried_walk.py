@@ -59,19 +59,23 @@ def test_a_sheet_without_a_stamp_is_never_walked_from_the_store(tmp_path: Path) 
         walked = Carried(book, tmp_path, "context")
         assert walked.walk("sheets:German", names, "settings", lambda: "computed") == "computed"
         walked.save()
-    assert not list(tmp_path.glob("*.json"))
+    assert not list(tmp_path.glob(f"*{carry.WALK}"))
 
 
-def test_the_walks_of_other_copies_kept_are_few(tmp_path: Path) -> None:
+def test_the_walks_kept_are_the_last_written_or_read(tmp_path: Path) -> None:
     book = Book(sheets(20))
-    for n in range(WALKS + 5):  # each a copy of the campaign one roster longer
+    names = list(book.stamps)
+    first = Carried(book, tmp_path, "context")
+    first.walk("sheets:German", names, "settings", lambda: "the first")
+    first.save()
+    for n in range(WALKS + 3):  # copies of the campaign one roster longer each
         book.stamps[f"Roster {100 + n}"] = f"{100 + n:08x}.100.50"
         run = Carried(book, tmp_path, "context")
         run.walk("sheets:German", list(book.stamps), "settings", lambda n=n: n)
+        assert run.walk("sheets:German", names, "settings", never) == "the first"  # read: kept on
         run.save()
-    (walks,) = [path for path in tmp_path.glob("*.json") if carry.WALK in path.read_text(encoding="utf-8")]
-    held = Carried(book, tmp_path, "context")._entries((carry.WALK + "sheets:German", -1))
-    assert len(held) == WALKS + 1 and walks.exists()
+    assert len(list(tmp_path.glob(f"*{carry.WALK}"))) == WALKS
+    assert Carried(book, tmp_path, "context").walk("sheets:German", names, "settings", never) == "the first"
 
 
 def looked_up(monkeypatch: pytest.MonkeyPatch) -> list[str]:
