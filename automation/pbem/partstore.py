@@ -10,11 +10,16 @@ in a zip in the campaign's carried folder (``parts-SIDE-CONTEXT.zip``, see
 next export copies it into the new file as stored, without building, scrubbing
 or compressing it again.
 
-The store is only work already done: it is replaced whole (a temporary file,
-then a rename) by each export, holding the parts that export used and, for
-the campaign's copies at other dates, the others it held (up to
-:data:`automation.pbem.carry.KEEP_ABSENT`, or as many as the export used);
-anything unreadable in it is built again.
+The store is only work already done, and anything unreadable in it is built
+again. An export that made new parts (the sheets a refit added) writes them
+in a file of their own beside the store (``parts-….zip.001`` ...: a long
+campaign's store is 9 MB at 5,000 stands and 100 dates, and each export
+after a refit adds a few sheets). Once there are :data:`SEGMENTS` such
+files, or they hold as much as the store, the store is replaced whole (a
+temporary file, then a rename) by the next export that made new parts,
+holding the parts that export used and, for the campaign's copies at other
+dates, the others it held (up to :data:`automation.pbem.carry.KEEP_ABSENT`,
+or as many as the export used), and the files beside it go.
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from automation.workbook.zipraw import EMPTY, Deflated, RawZip, parse_zip, write
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
 JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
 JOINED_OTHERS = 2  # such parts kept for the campaign's other copies (the newest first), beside those used
+SEGMENTS = 8  # files of parts added beside the store before it is written anew with them
 
 
 def part_key(*what: object) -> str:
@@ -41,7 +47,9 @@ class PartStore:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: RawZip | None = None  # the store as read (its members taken out when asked for)
+        self._old: list[RawZip] | None = None  # the store and the files added beside it, as read (oldest first)
+        self._index: dict[str, RawZip] = {}  # each part's name -> the file it is taken from (the newest)
+        self._sizes = (0, 0)  # the store's size, and that of the files beside it
         self._kept: dict[str, Deflated] = {}
         self._replaced: list[str] = []  # joined parts a part kept now holds all of, newest first
 
@@ -57,22 +65,41 @@ class PartStore:
         context_tag = hashlib.sha256(context.encode("utf-8")).hexdigest()[:12]
         return cls(Path(folder) / f"parts-{side_tag}-{context_tag}.zip")
 
-    def _load(self) -> RawZip:
+    def _beside(self) -> list[tuple[int, Path]]:
+        """The files of parts added beside the store, by number."""
+        assert self.path is not None
+        found = []
+        for path in self.path.parent.glob(f"{self.path.name}.*"):
+            number = path.name[len(self.path.name) + 1:]
+            if number.isdigit():
+                found.append((int(number), path))
+        return sorted(found)
+
+    def _load(self) -> dict[str, RawZip]:
         if self._old is None:
-            self._old = EMPTY
+            self._old = []
             if self.path is not None:
                 try:
                     if self.path.stat().st_size <= MAX_STORE:
-                        self._old = parse_zip(self.path.read_bytes(), str(self.path))
+                        self._old.append(parse_zip(self.path.read_bytes(), str(self.path)))
+                        self._sizes = (self.path.stat().st_size, 0)
                 except (OSError, MusterrollError, ValueError):
-                    self._old = EMPTY  # absent or unreadable: every part is built again
-        return self._old
+                    self._old = []  # absent or unreadable: every part is built again
+                for _, path in self._beside() if self._old else ():
+                    try:
+                        data = path.read_bytes()
+                        self._old.append(parse_zip(data, str(path)))
+                        self._sizes = (self._sizes[0], self._sizes[1] + len(data))
+                    except (OSError, MusterrollError, ValueError):
+                        continue  # unreadable: its parts are built again
+            self._index = {m.name: z for z in self._old for m in z.members}
+        return self._index
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:
             return None
-        member = self._load().index.get(key)
-        found = self._old.deflated(member.name) if member is not None and member.name == key else None
+        held = self._load().get(key)
+        found = held.deflated(key) if held is not None else None
         if found is not None:
             self._kept[key] = found
         return found
@@ -93,15 +120,28 @@ class PartStore:
 
     def save(self) -> None:
         """Write the parts kept (best effort: a store that cannot be written
-        only means the parts are built again next time)."""
-        if self.path is None or (self._old is None and not self._kept) \
-                or (self._old is not None and not set(self._kept) - {m.name for m in self._old.members}):
+        only means the parts are built again next time): those new beside the
+        store, or the store anew (see the module)."""
+        if self.path is None or (self._old is None and not self._kept):
+            return
+        index = self._load()
+        new = sorted((name, part) for name, part in self._kept.items() if name not in index)
+        if not new:
             return  # nothing new to keep
-        old = self._load()
-        names = [*self._replaced, *(m.name for m in old.members if m.name not in self._replaced)]
+        beside = self._beside()
+        size, added = self._sizes
+        if self._old and len(beside) < SEGMENTS and added + sum(len(p.body) for _, p in new) <= size:
+            number = beside[-1][0] + 1 if beside else 1
+            try:
+                keep_file(self.path.with_name(f"{self.path.name}.{number:03d}"),
+                          lambda fh: write_zip(fh, EMPTY, {}, set(), new))
+            except (OSError, MusterrollError):
+                pass
+            return
+        names = [*self._replaced, *(name for name in index if name not in self._replaced)]
         others, joined = [], 0
         for name in names:
-            if name in self._kept or (found := old.deflated(name)) is None:
+            if name in self._kept or name not in index or (found := index[name].deflated(name)) is None:
                 continue
             if name.startswith(JOINED):
                 joined += 1
@@ -112,9 +152,11 @@ class PartStore:
         try:
             make_folder(self.path.parent)
             keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), kept))
+            for _, path in beside:
+                path.unlink(missing_ok=True)
             side_tag = self.path.name.split("-")[1]
-            for other in self.path.parent.glob(f"parts-{side_tag}-*.zip"):  # the side's stores of other contexts
-                if other != self.path:
+            for other in self.path.parent.glob(f"parts-{side_tag}-*"):  # the side's stores of other contexts
+                if other != self.path and not other.name.startswith(self.path.name + "."):
                     other.unlink(missing_ok=True)
         except (OSError, MusterrollError):
             return

@@ -211,8 +211,12 @@ def test_a_store_made_by_other_code_is_not_read_and_goes_when_the_new_one_is_kep
 def _joined_in_store(book: Path) -> int:
     from automation.pbem.partstore import JOINED
 
-    with zipfile.ZipFile(store_of(book, "German")) as z:
-        return len([name for name in z.namelist() if name.startswith(JOINED)])
+    store = store_of(book, "German")
+    found = 0
+    for path in [store, *store.parent.glob(f"{store.name}.*")]:  # the store, and the parts added beside it
+        with zipfile.ZipFile(path) as z:
+            found += len([name for name in z.namelist() if name.startswith(JOINED)])
+    return found
 
 
 def test_the_runs_joined_before_a_new_date_are_kept_for_a_copy_of_before_it_and_no_more(capsys, campaign, tmp_path,
@@ -237,6 +241,53 @@ def test_the_runs_joined_before_a_new_date_are_kept_for_a_copy_of_before_it_and_
     assert export(capsys, book, tmp_path / "late again.xlsx") == late
     assert inflated == []  # each copy took its runs joined
     monkeypatch.setattr(partstore, "JOINED_OTHERS", 0)
+    monkeypatch.setattr(partstore, "SEGMENTS", 0)  # the store written anew (not added to) by the next export
     play_on(book, ["Dec 26"], previous="Dec 25")
     export(capsys, book, tmp_path / "later.xlsx")
     assert _joined_in_store(book) == 1  # a join held whole by the new one is not kept beyond the few for other copies
+
+
+def test_parts_new_to_the_store_go_beside_it_until_it_is_written_anew_with_them(tmp_path, monkeypatch):
+    import os
+
+    from automation.pbem import partstore
+    from automation.workbook.zipraw import Deflated
+
+    monkeypatch.setattr(partstore, "SEGMENTS", 3)
+    path = tmp_path / "parts-side-context.zip"
+    parts = {f"{i:040x}": Deflated.of(os.urandom(3000)) for i in range(20)}
+    first = PartStore(path)
+    for key, part in parts.items():
+        first.keep(key, part)
+    first.save()
+    written = path.read_bytes()
+    for n in range(1, 5):  # an export after each of four refits
+        run = PartStore(path)
+        assert {key: run.get(key) for key in parts} == parts  # the store's parts and those beside it
+        parts[f"new-{n}"] = Deflated.of(bytes([n]) * 500)
+        run.keep(f"new-{n}", parts[f"new-{n}"])
+        run.save()
+        beside = sorted(p.name for p in tmp_path.glob(f"{path.name}.*"))
+        if n <= 3:
+            assert path.read_bytes() == written and beside == [f"{path.name}.{k:03d}" for k in range(1, n + 1)]
+        else:  # the fourth: the store written anew with every part, nothing beside it
+            assert path.read_bytes() != written and beside == []
+    last = PartStore(path)
+    assert {key: last.get(key) for key in parts} == parts
+
+
+def test_a_damaged_file_beside_the_store_loses_only_its_own_parts(tmp_path):
+    from automation.workbook.zipraw import Deflated
+
+    path = tmp_path / "parts-side-context.zip"
+    first = PartStore(path)
+    first.keep("a" * 40, Deflated.of(b"in the store" * 100))
+    first.save()
+    later = PartStore(path)
+    later.get("a" * 40)
+    later.keep("b" * 40, Deflated.of(b"beside it" * 100))
+    later.save()
+    beside = path.with_name(path.name + ".001")
+    beside.write_bytes(beside.read_bytes()[:40])
+    again = PartStore(path)
+    assert again.get("a" * 40) == Deflated.of(b"in the store" * 100) and again.get("b" * 40) is None
