@@ -13,7 +13,9 @@ elsewhere would be, synced to disk before the command starts (as a file saved
 earlier is: the command's own fsync then pays for what it wrote, not for the
 copy). ``export_after_refit`` exports a fresh copy just refitted (the refit
 not timed): in play an export follows the refit that added sheets, which the
-repeated ``export`` never sees. It reports for each:
+repeated ``export`` never sees; the campaign's carried folder is put back as
+it was before the first such refit each time, so the refit's sheets are new
+to it, as each refit's are in play. It reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
   from the shortest to the longest campaign) and the ratio longest / shortest;
@@ -111,6 +113,7 @@ class Campaign:
         self.stands, self.done, self.folder = stands, done, folder
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"
+        shutil.rmtree(folder / "work" / "carried before the refits", ignore_errors=True)  # (of an earlier run)
 
     @classmethod
     def grown(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"]:
@@ -173,7 +176,20 @@ class Campaign:
 
     def refitted(self) -> Path:
         """A private copy of the workbook, refitted (not timed): in play an
-        export follows the refit that added sheets, and derives those."""
+        export follows the refit that added sheets, and derives those. The
+        refit's sheets are new to the campaign's carried folder, as in play
+        (each refit adds sheets no export has seen): the folder is put back,
+        before each refit, as it was before the first (all else carried)."""
+        from automation.pbem.carry import folder_for
+
+        carried = folder_for(self.book)
+        saved = self.folder / "work" / "carried before the refits"
+        if carried is not None:
+            if not saved.exists() and carried.exists():
+                shutil.copytree(carried, saved)
+            elif saved.exists():
+                shutil.rmtree(carried, ignore_errors=True)
+                shutil.copytree(saved, carried)
         path = self.fresh(self.book, "refitted")
         run(musterroll("refit", path), ROOT)
         return path
