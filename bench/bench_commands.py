@@ -13,8 +13,9 @@ elsewhere would be, synced to disk before the command starts (as a file saved
 earlier is: the command's own fsync then pays for what it wrote, not for the
 copy). ``export_after_refit`` exports a fresh copy just refitted (the refit
 not timed): in play an export follows the refit that added sheets, which the
-repeated ``export`` never sees; the campaign's carried folder is put back as
-it was before the first such refit each time, so the refit's sheets are new
+repeated ``export`` never sees; it keeps its work in a cache of its own,
+whose carried folder for the campaign is put back each time as the
+benchmark's was before the first such refit, so the refit's sheets are new
 to it, as each refit's are in play. It reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
@@ -113,7 +114,8 @@ class Campaign:
         self.stands, self.done, self.folder = stands, done, folder
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"
-        shutil.rmtree(folder / "work" / "carried before the refits", ignore_errors=True)  # (of an earlier run)
+        for earlier in ("carried before the refits", "cache of the export after a refit"):  # (of an earlier run)
+            shutil.rmtree(folder / "work" / earlier, ignore_errors=True)
 
     @classmethod
     def grown(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"]:
@@ -174,25 +176,31 @@ class Campaign:
                 os.fsync(fh.fileno())  # command's own fsync then writes what it changed, not the whole copy
         return dst  # the workbook and its key alone: what was carried is found by the campaign (automation.pbem.carry)
 
-    def refitted(self) -> Path:
-        """A private copy of the workbook, refitted (not timed): in play an
-        export follows the refit that added sheets, and derives those. The
-        refit's sheets are new to the campaign's carried folder, as in play
-        (each refit adds sheets no export has seen): the folder is put back,
-        before each refit, as it was before the first (all else carried)."""
+    def refitted(self) -> list[str]:
+        """The export of a private copy of the workbook, refitted (not timed):
+        in play an export follows the refit that added sheets, and derives
+        those. The refit's sheets are new to the campaign's carried folder, as
+        in play (each refit adds sheets no export has seen): the refit and the
+        export keep their work in a cache of their own, whose carried folder
+        for the campaign is put back each time as the benchmark's own was
+        before the first (all else carried; the other commands' work untouched)."""
+        from automation.cachesetting import cache_folder
         from automation.pbem.carry import folder_for
 
-        carried = folder_for(self.book)
+        own = self.folder / "work" / "cache of the export after a refit"
+        carried, root = folder_for(self.book), cache_folder("carried")
         saved = self.folder / "work" / "carried before the refits"
-        if carried is not None:
+        if carried is not None and root is not None:
             if not saved.exists() and carried.exists():
                 shutil.copytree(carried, saved)
-            elif saved.exists():
-                shutil.rmtree(carried, ignore_errors=True)
-                shutil.copytree(saved, carried)
+            mine = own / carried.relative_to(root.parent)
+            shutil.rmtree(mine, ignore_errors=True)
+            if saved.exists():
+                shutil.copytree(saved, mine)
+        with_cache = ["/usr/bin/env", f"MUSTERROLL_CACHE={own}"] if carried is not None and root is not None else []
         path = self.fresh(self.book, "refitted")
-        run(musterroll("refit", path), ROOT)
-        return path
+        run([*with_cache, *musterroll("refit", path)], ROOT)
+        return [*with_cache, *musterroll("export", path, "--side", "German", "-o", self.folder / "work" / "export.xlsx")]
 
     def keyless(self, src: Path) -> Path:
         """A copy of ``src`` without its key beside it: verify checks the chain
@@ -210,7 +218,7 @@ class Campaign:
             "refit": lambda: musterroll("refit", self.fresh(b, "refit")),
             "undo": lambda: musterroll("undo", self.fresh(b, "undo")),
             "export": lambda: musterroll("export", b, "--side", "German", "-o", out),
-            "export_after_refit": lambda: musterroll("export", self.refitted(), "--side", "German", "-o", out),
+            "export_after_refit": self.refitted,
             "import": lambda: musterroll("import", self.fresh(self.waiting, "import"), self.returned),
             "verify": lambda: musterroll("verify", self.keyless(b)),
             "stats": lambda: musterroll("stats", b),

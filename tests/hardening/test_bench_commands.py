@@ -39,8 +39,9 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     # the export after a refit exported a copy the refit had added the next date's sheets to
     refitted = sheet_names(tmp_path / "s40_d2" / "work" / "refitted" / "campaign.xlsx")
     assert len(refitted) > len(sheet_names(tmp_path / "s40_d2" / "campaign.xlsx"))
-    # ... with the carried folder as it was before the first refit put back each time: its sheets new to it
+    # ... in a cache of its own, its carried folder put back as before the first refit: the sheets new to it
     assert (tmp_path / "s40_d2" / "work" / "carried before the refits").is_dir()
+    assert (tmp_path / "s40_d2" / "work" / "cache of the export after a refit" / "carried").is_dir()  # its own
 
 
 def test_the_paired_ratio_is_the_median_of_each_round_s_own_ratio_not_the_ratio_of_the_medians() -> None:
