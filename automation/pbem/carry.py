@@ -331,7 +331,8 @@ class Carried:
         self._changed.add(shard)
         return value
 
-    def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any]) -> Any:
+    def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any],
+             extend: Callable[[Any, int], Any] | None = None) -> Any:
         """``what`` of the workbook's ``sheets`` all at once (a walk of every
         sheet, which ``compute()`` works out sheet by sheet through
         :meth:`get`), carried as one value while every sheet of ``sheets`` is
@@ -339,27 +340,49 @@ class Carried:
         else it depends on) are: a long campaign exported again asks the
         carried folder once, not once for each sheet. Each walk is a file of
         its own (read whole, never added to); the :data:`WALKS` last written
-        or read are kept, for the campaign's copies and sides."""
+        or read are kept, for the campaign's copies and sides.
+
+        ``extend(value, n)``: the walk carried on from the value of the first
+        ``n`` sheets, which the last walk of ``what`` with these settings was
+        of (a refit adds sheets after every other: the next export walks only
+        those)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
-        h = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
+        head = f"{self.context}\x00{what}\x00{settings}"
+        h = hashlib.sha256(head.encode("utf-8"))
+        stamps = []
         for name in sheets:
             stamp = self._part_stamp(name)
             if stamp is None:  # a sheet with no part: nothing carried pins it
                 return compute()
+            stamps.append([name, stamp])
             h.update(f"\x00{name}\x01{stamp}".encode("utf-8"))
         path = self.folder / f"{h.hexdigest()[:40]}{WALK}"
+        found = self._walk_file(path, what)
+        if found is not None:
+            used(path)
+            return found["value"]
+        last = self.folder / f"{hashlib.sha256(head.encode('utf-8')).hexdigest()[:40]}.last{WALK}"
+        before = self._walk_file(last, what) if extend is not None else None
+        walked = before.get("sheets") if before is not None else None
+        if isinstance(walked, list) and 0 < len(walked) < len(stamps) and walked == stamps[:len(walked)]:
+            value = extend(before["value"], len(walked))  # type: ignore[misc,index]
+        else:
+            value = compute()
+        text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
+                          ensure_ascii=False, separators=(",", ":"))
+        self._walks.append((path, text))
+        if extend is not None:
+            self._walks.append((last, text[:-1] + ',"sheets":' + json.dumps(stamps, ensure_ascii=False) + "}"))
+        return value
+
+    def _walk_file(self, path: Path, what: str) -> dict[str, Any] | None:
         try:
             data = json.loads(path.read_text(encoding="utf-8"), object_hook=_decode)
-            if isinstance(data, dict) and data.get("context") == self.context and data.get("what") == what:
-                used(path)
-                return data["value"]
-        except (OSError, ValueError, TypeError, KeyError):
-            pass  # absent or unreadable: walked anew
-        value = compute()
-        self._walks.append((path, json.dumps({"what": what, "context": self.context, "value": value},
-                                             default=_encode, ensure_ascii=False, separators=(",", ":"))))
-        return value
+        except (OSError, ValueError, TypeError):
+            return None  # absent or unreadable: walked anew
+        ok = isinstance(data, dict) and data.get("context") == self.context and data.get("what") == what
+        return data if ok and "value" in data else None
 
     @staticmethod
     def union(carried: Carried | None, what: str, sheets: Sequence[str],

@@ -153,21 +153,30 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
     only; kinds in ``private`` stay with the umpire whatever their columns.
     With ``carried``, what a sheet unchanged since an earlier run gave is
     taken as it was (the latest sheet of a ``latest_only`` kind is read), and
-    which sheets go out, while no sheet changed, as one value
-    (:meth:`automation.pbem.carry.Carried.walk`)."""
+    which sheets go out as one value while no sheet changed, or carried on
+    from the sheets an earlier run walked when sheets were only added after
+    them (:meth:`automation.pbem.carry.Carried.walk`)."""
     public, latest_only, private = set(public), set(latest_only), set(private)
     kinds = tuple(kinds) if kinds is not None else None  # a tuple: its matcher is found by identity (reports.kinds_ready)
     ready, names = kinds_ready(kinds), list(book.sheet_names)
 
-    def walk() -> list[list[Any]]:
-        return _walk(book, names, side, public, latest_only, private, kinds, carried)
+    def walk(fresh: bool = False, start: int = 0) -> list[list[Any]]:
+        return _walk(book, names[start:], side, public, latest_only, private, kinds, carried, fresh)
     walked = walk() if carried is None else carried.walk(
-        f"sheets:{side}", names, repr((sorted(public), sorted(latest_only), sorted(private), ready.ids)), walk)
+        f"sheets:{side}", names, repr((sorted(public), sorted(latest_only), sorted(private), ready.ids)), walk,
+        lambda before, start: before + walk(True, start))
+    dates = campaign_dates(book)
+    last: dict[str, str] = {}
+    for name, kind_id, _, _ in reversed(walked):  # the latest sheet of each latest_only kind: read
+        if kind_id in latest_only and kind_id not in last and campaign_kind(book, name, kinds, dates) is not None:
+            last[kind_id] = name
     out = []
-    for name, kind_id, seen in walked:
+    for name, kind_id, seen, passes in walked:
         kind = ready.by_id[kind_id]
         kept: Sequence[Sequence[Any]] | None
-        if carried is None or kind.id in latest_only:
+        if kind.id in latest_only:
+            kept = side_view(book, name, kind, side, public) if passes and last.get(kind.id) == name else None
+        elif carried is None:
             kept = side_view(book, name, kind, side, public)
         elif seen:  # whether the side sees the sheet is carried apart from its rows, read only if used
             def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
@@ -183,36 +192,33 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
 
 
 def _walk(book: Any, names: Sequence[str], side: str, public: set[str], latest_only: set[str], private: set[str],
-          kinds: tuple[SheetKind, ...] | None, carried: Carried | None) -> list[list[Any]]:
+          kinds: tuple[SheetKind, ...] | None, carried: Carried | None, fresh: bool = False) -> list[list[Any]]:
     """The sheets of ``names`` that may go out to ``side``, in order: each
-    one's name, kind and whether the side sees it (with ``carried``; else,
-    and for the latest sheet of a ``latest_only`` kind, None: its rows say)."""
+    one's name, kind, whether the side sees it (with ``carried``; else None:
+    its rows say) and whether it passes the side's rules by its name and kind.
+    A sheet of a ``latest_only`` kind is listed whatever it holds (None, and
+    whether it passes): only the latest that is a campaign sheet goes out.
+    ``fresh``: sheets no earlier run walked (a refit's): each is read, not
+    looked up sheet by sheet among every sheet's (its rows are carried)."""
     dates = campaign_dates(book)
-    named = [(name, kind_of(name, kinds)) for name in names]
-    named = [(name, kind) for name, kind in named if kind is not None and kind.id not in private]
-
-    def fits(name: str) -> bool:  # reads the sheet (unless carried): only for a sheet that may go out
-        return campaign_kind(book, name, kinds, dates, carried) is not None
-
-    last: dict[str, str] = {}
-    for name, kind in reversed(named):
-        if kind.id in latest_only and kind.id not in last and fits(name):
-            last[kind.id] = name
     out: list[list[Any]] = []
-    for name, kind in named:
-        if kind.id in latest_only and last.get(kind.id) != name:
+    for name in names:
+        kind = kind_of(name, kinds)
+        if kind is None or kind.id in private:
             continue
-        if kind.per_side and name_parts(kind, name, (side,)).get("side") != side:
+        passes = not (kind.per_side and name_parts(kind, name, (side,)).get("side") != side) and not (
+            not kind.per_side and kind.id not in public and not {"Visible to", "Side"} & {c.name for c in kind.columns})
+        if kind.id in latest_only:
+            out.append([name, kind.id, None, passes])
             continue
-        if not kind.per_side and kind.id not in public and not {"Visible to", "Side"} & {c.name for c in kind.columns}:
-            continue
-        if kind.id not in latest_only and not fits(name):
+        if not passes or campaign_kind(book, name, kinds, dates, None if fresh else carried) is None:
             continue
         seen = None
-        if carried is not None and kind.id not in latest_only:
-            seen = carried.get(f"seen:{side}", name, lambda name=name, kind=kind: carried.get(
-                f"rows:{side}", name, lambda: side_view(book, name, kind, side, public)) is not None)
-        out.append([name, kind.id, seen])
+        if carried is not None:
+            def rows(name: str = name, kind: SheetKind = kind) -> bool:
+                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public)) is not None
+            seen = rows() if fresh else carried.get(f"seen:{side}", name, rows)
+        out.append([name, kind.id, seen, True])
     return out
 
 

@@ -108,3 +108,54 @@ def test_an_export_after_a_sheet_changed_is_the_export_made_with_nothing_carried
     assert any(what.startswith("seen:") for what in asked)  # walked again, sheet by sheet
     monkeypatch.setenv(CACHE_SETTING, "off")
     assert export(capsys, book, tmp_path / "plain.xlsx") == carried
+
+
+def test_sheets_added_after_those_the_last_walk_was_of_carry_it_on(tmp_path: Path) -> None:
+    book = Book(sheets(30))
+    first = Carried(book, tmp_path, "context")
+    first.walk("sheets:German", list(book.stamps), "settings", lambda: list(book.stamps), lambda *_: never())
+    first.save()
+    book.stamps.update({"Roster 31": "0000001f.100.50", "Roster 32": "00000020.100.50"})  # a refit's sheets
+    carried_on: list[int] = []
+    later = Carried(book, tmp_path, "context")
+    assert later.walk("sheets:German", list(book.stamps), "settings", never,
+                      lambda before, n: carried_on.append(n) or before + list(book.stamps)[n:]) == list(book.stamps)
+    later.save()
+    assert carried_on == [30]
+    again = Carried(book, tmp_path, "context")  # the same sheets: the walk itself
+    assert again.walk("sheets:German", list(book.stamps), "settings", never, lambda *_: never()) == list(book.stamps)
+
+
+@pytest.mark.parametrize("change", ["a sheet before", "settings"])
+def test_a_walk_is_not_carried_on_past_a_change_before_the_added_sheets(tmp_path: Path, change: str) -> None:
+    book = Book(sheets(30))
+    first = Carried(book, tmp_path, "context")
+    first.walk("sheets:German", list(book.stamps), "settings", lambda: "before", lambda *_: never())
+    first.save()
+    book.stamps["Roster 31"] = "0000001f.100.50"
+    settings = "settings"
+    if change == "a sheet before":
+        book.stamps["Roster 3"] = "00000003.101.50"
+    else:
+        settings = "other"
+    later = Carried(book, tmp_path, "context")
+    assert later.walk("sheets:German", list(book.stamps), settings, lambda: "anew", lambda *_: never()) == "anew"
+
+
+def test_the_export_after_a_refit_walks_only_the_refit_s_sheets_and_is_the_export_with_nothing_carried(
+        capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.pbem.helpers import play_on
+
+    book = campaign("complete")
+    export(capsys, book, tmp_path / "before.xlsx")
+    play_on(book, ["Dec 25"])
+    asked = looked_up(monkeypatch)
+    sheets_asked: list[tuple[str, str]] = []
+    get = Carried.get
+    monkeypatch.setattr(Carried, "get", lambda self, what, sheet, *a: (
+        asked.append(what), sheets_asked.append((what, sheet)), get(self, what, sheet, *a))[2])
+    carried = export(capsys, book, tmp_path / "after.xlsx")
+    assert not [what for what in asked if what.startswith("seen:")]  # the sheets before: carried on
+    assert all(sheet.startswith("Ledger ") for what, sheet in sheets_asked if what.startswith("kind:"))  # (purchases)
+    monkeypatch.setenv(CACHE_SETTING, "off")
+    assert export(capsys, book, tmp_path / "plain.xlsx") == carried
