@@ -102,12 +102,18 @@ def test_a_derivation_read_for_every_sheet_keeps_one_file(tmp_path: Path) -> Non
     assert [p.name for p in tmp_path.glob("*.json")] == [carried._file(("seen:German", -1)).name]
 
 
-def test_entries_added_to_a_file_are_appended_beside_it_and_found_by_the_next_run(tmp_path: Path) -> None:
-    book = Book(sheets(400))
-    first = store(book, tmp_path)
+def seen_by_all(book: Book, folder: Path) -> Carried:
+    """A run that found the side sees every sheet of ``book``, saved."""
+    first = store(book, folder)
     for name in book.stamps:
         first.get("seen:German", name, lambda: True)
     first.save()
+    return first
+
+
+def test_entries_added_to_a_file_are_appended_beside_it_and_found_by_the_next_run(tmp_path: Path) -> None:
+    book = Book(sheets(400))
+    first = seen_by_all(book, tmp_path)
     whole = first._file(("seen:German", -1))
     before = whole.read_bytes()
     for d in (401, 402):  # two refits, each exported
@@ -123,10 +129,7 @@ def test_entries_added_to_a_file_are_appended_beside_it_and_found_by_the_next_ru
 
 def test_a_line_cut_short_is_worked_out_again_and_the_rest_found(tmp_path: Path) -> None:
     book = Book(sheets(10))
-    first = store(book, tmp_path)
-    for name in book.stamps:
-        first.get("seen:German", name, lambda: True)
-    first.save()
+    first = seen_by_all(book, tmp_path)
     book.stamps.update({"Roster 11": "0000000b.100.50", "Roster 12": "0000000c.100.50"})
     for name in ("Roster 11", "Roster 12"):
         run = store(book, tmp_path)
@@ -162,10 +165,7 @@ def test_once_the_added_lines_outgrow_their_bound_the_file_is_written_anew_with_
 
 def test_lines_of_another_context_are_not_taken(tmp_path: Path) -> None:
     book = Book(sheets(3))
-    first = store(book, tmp_path)
-    for name in book.stamps:
-        first.get("seen:German", name, lambda: True)
-    first.save()
+    first = seen_by_all(book, tmp_path)
     book.stamps["Roster 4"] = "00000004.100.50"
     run = store(book, tmp_path)
     run.get("seen:German", "Roster 4", lambda: True)
