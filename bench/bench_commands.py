@@ -200,7 +200,8 @@ class Campaign:
         with_cache = ["/usr/bin/env", f"MUSTERROLL_CACHE={own}"] if carried is not None and root is not None else []
         path = self.fresh(self.book, "refitted")
         run([*with_cache, *musterroll("refit", path)], ROOT)
-        return [*with_cache, *musterroll("export", path, "--side", "German", "-o", self.folder / "work" / "export.xlsx")]
+        out = self.folder / "work" / "export.xlsx"
+        return [*with_cache, *musterroll("export", path, "--side", "German", "-o", out)]
 
     def keyless(self, src: Path) -> Path:
         """A copy of ``src`` without its key beside it: verify checks the chain
