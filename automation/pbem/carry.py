@@ -348,8 +348,8 @@ class Carried:
         those)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
-        head = f"{self.context}\x00{what}\x00{settings}"
-        h = hashlib.sha256(head.encode("utf-8"))
+        head = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
+        h = head.copy()
         stamps = []
         for name in sheets:
             stamp = self._part_stamp(name)
@@ -362,7 +362,7 @@ class Carried:
         if found is not None:
             used(path)
             return found["value"]
-        last = self.folder / f"{hashlib.sha256(head.encode('utf-8')).hexdigest()[:40]}.last{WALK}"
+        last = self.folder / f"{head.hexdigest()[:40]}.last{WALK}"
         before = self._walk_file(last, what) if extend is not None else None
         walked = before.get("sheets") if before is not None else None
         if isinstance(walked, list) and 0 < len(walked) < len(stamps) and walked == stamps[:len(walked)]:
@@ -443,11 +443,12 @@ class Carried:
             for shard in sorted(self._changed):
                 size, more = self._sizes.get(shard, (0, 0))
                 added = self._added.get(shard, {})
-                line = json.dumps({"what": shard[0], "context": self.context, "sheets": added}, default=_encode,
-                                  ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-                if size and added and more + len(line) <= max(MORE, size // 2):
-                    _append(self._more(shard), line)
-                    continue
+                if size and added:  # a file read whole: what this run added, a line beside it, while there is room
+                    line = json.dumps({"what": shard[0], "context": self.context, "sheets": added}, default=_encode,
+                                      ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+                    if more + len(line) <= max(MORE, size // 2):
+                        _append(self._more(shard), line)
+                        continue
                 most = KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
                 sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), most)
                 text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,

@@ -19,6 +19,7 @@ other side or for another campaign.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -172,10 +173,9 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
             found = set(next(found_each))
             rows = Later(lambda s=s: [[names.sub(v) if isinstance(v, str) else v for v in r] for r in s.rows]) \
                 if found else s.rows
-        else:
-            words = (lambda s=s: words_in(s)) if carried is not None and s.source else None
+        else:  # (no carried words: nothing is carried, or the sheet has no source)
             rows = [[names.sub(v, found) if isinstance(v, str) else v for v in r] for r in s.rows] \
-                if names.found_in(lambda s=s: texts(s.rows), words) else s.rows
+                if names.found_in(lambda s=s: texts(s.rows)) else s.rows
         source = s.source
         if source:
             key = frozenset(found)
@@ -183,7 +183,7 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
                 replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
                 suffixes[key] = "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
             source += suffixes[key]
-        out.append(s.with_rows(rows, source))
+        out.append(dataclasses.replace(s, rows=rows, source=source))
     return out
 
 

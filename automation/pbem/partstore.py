@@ -81,8 +81,9 @@ class PartStore:
             if self.path is not None:
                 try:
                     if self.path.stat().st_size <= MAX_STORE:
-                        self._old.append(parse_zip(self.path.read_bytes(), str(self.path)))
-                        self._sizes = (self.path.stat().st_size, 0)
+                        data = self.path.read_bytes()
+                        self._old.append(parse_zip(data, str(self.path)))
+                        self._sizes = (len(data), 0)
                 except (OSError, MusterrollError, ValueError):
                     self._old = []  # absent or unreadable: every part is built again
                 for _, path in self._beside() if self._old else ():

@@ -63,13 +63,6 @@ class OutSheet:
     # ``last_cell(start, stop)`` without it, so a carried run's rows are never read.
     segments: Sequence[tuple[str, int]] = ()
 
-    def with_rows(self, rows: Sequence[Sequence[Any]], source: str) -> OutSheet:
-        """This sheet with ``rows`` and ``source`` (made field by field: an
-        export makes one for each of a long campaign's sheets, and
-        ``dataclasses.replace`` takes twice as long)."""
-        return OutSheet(self.name, rows, self.tab, self.widths, self.dropdowns, self.notes, self.form, source,
-                        self.segments)
-
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
     longest = max((len(str(r[col])) for r in rows[:200] if col < len(r) and r[col] is not None), default=8)

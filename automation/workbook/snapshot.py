@@ -23,9 +23,10 @@ relies on the same): its size and time of modification are compared after
 each copy, and a file written meanwhile by another program is refused, as a
 writer refuses one. Nothing done to the file afterwards is seen: a file
 replaced by another (as Excel and LibreOffice save) keeps its bytes for the
-descriptor, and one cut short or written in place is refused. A write in place by the command itself, from a point
-on (:func:`automation.workbook.journal.rewrite_end`), copies what lies past
-that point first and leaves the parts below it as they were
+descriptor, and one cut short or written in place is refused. A write in
+place by the command itself, from a point on
+(:func:`automation.workbook.journal.rewrite_end`), copies what lies past that
+point first and leaves the parts below it as they were
 (:meth:`Snapshot.wrote_from`).
 
 Elsewhere, or when that fails, the bytes are read whole.
