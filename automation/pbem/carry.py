@@ -42,7 +42,9 @@ only when something asks for it: a sheet whose part and rolls were carried
 is written without its rows being read. Which sheets a side sees, and the
 secret names each holds, are also carried as one value for the whole
 campaign while every sheet is the one it was (:meth:`Carried.walk`): a
-campaign exported again is not looked up sheet by sheet.
+campaign exported again is not looked up sheet by sheet; after a refit,
+both are carried on from the side's last export, and only the refit's
+sheets are read (:meth:`Carried.fresh`).
 """
 from __future__ import annotations
 
@@ -288,8 +290,27 @@ class Carried:
                                 entries.update(added["sheets"])
                 except OSError:
                     pass
+            entries.update(self._added.get(shard, {}))  # (derived fresh before the file was read: see fresh)
             self._loaded[shard], self._sizes[shard] = entries, (size, more)
         return self._loaded[shard]
+
+    def _unread_size(self, shard: _Shard) -> tuple[int, int]:
+        """The size of a file not read, and of the lines beside it (0: absent,
+        or not of this context, told by its first bytes: json.dumps writes
+        the context second, see :meth:`save`)."""
+        head = json.dumps({"what": shard[0], "context": self.context}, ensure_ascii=False,
+                          separators=(",", ":"))[:-1].encode("utf-8")
+        try:
+            with self._file(shard).open("rb") as fh:
+                if fh.read(len(head)) != head:
+                    return 0, 0
+                size = os.fstat(fh.fileno()).st_size
+        except OSError:
+            return 0, 0
+        try:
+            return size, self._more(shard).stat().st_size
+        except OSError:
+            return size, 0
 
     def get(self, what: str, sheet: str, compute: Callable[[], Any]) -> Any:
         """``what`` of ``sheet``: carried if the sheet is unchanged since, else ``compute()``."""
@@ -317,13 +338,16 @@ class Carried:
             shard = shard_of(what, entry)
         elif (shard := self._shards.get((what, sheet))) is None:
             shard = self._shards[(what, sheet)] = shard_of(what, entry)
-        entries = self._loaded.get(shard)
-        if entries is None:
-            entries = self._entries(shard)
         used = self._used.get(shard)
         if used is None:
             used = self._used[shard] = set()
         used.add(entry)
+        entries = self._loaded.get(shard)
+        if entries is None:
+            added = self._added.get(shard)
+            if added is not None and entry in added:  # derived fresh this run: its file not read for it
+                return added[entry]
+            entries = self._entries(shard)
         if entry in entries:
             return entries[entry]
         value = compute()
@@ -331,8 +355,30 @@ class Carried:
         self._changed.add(shard)
         return value
 
+    def fresh(self, what: str, sheet: str, compute: Callable[[], Any]) -> Any:
+        """As :meth:`get`, for a sheet no earlier run is likely to have derived
+        (a refit's, found by a walk carried on): computed without its file
+        being read to look for it, and kept as :meth:`get` keeps it (a run
+        that derives a refit's sheets and reads nothing else of their files
+        adds their entries beside each file, unread: :meth:`save`)."""
+        stamp = self._part_stamp(sheet) if self._part_stamp is not None else None
+        if stamp is None:
+            return compute()
+        entry = f"{sheet}\x00{stamp}"
+        shard = shard_of(what, entry)
+        entries = self._loaded.get(shard)
+        added = self._added.setdefault(shard, {})
+        if entry in added or (entries is not None and entry in entries):
+            return self._held(what, entry, compute, sheet)
+        self._used.setdefault(shard, set()).add(entry)
+        value = added[entry] = compute()
+        if entries is not None:
+            entries[entry] = value
+        self._changed.add(shard)
+        return value
+
     def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any],
-             extend: Callable[[Any, int], Any] | None = None) -> Any:
+             extend: Callable[[Any, int], Any] | None = None, carry_on: str | None = None) -> Any:
         """``what`` of the workbook's ``sheets`` all at once (a walk of every
         sheet, which ``compute()`` works out sheet by sheet through
         :meth:`get`), carried as one value while every sheet of ``sheets`` is
@@ -345,7 +391,9 @@ class Carried:
         ``extend(value, n)``: the walk carried on from the value of the first
         ``n`` sheets, which the last walk of ``what`` with these settings was
         of (a refit adds sheets after every other: the next export walks only
-        those)."""
+        those). ``carry_on``: what the last walk is kept under, when not its
+        ``settings`` (a walk whose settings change from run to run, carried
+        on by an ``extend`` that works out what the change does)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
         head = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
@@ -362,10 +410,12 @@ class Carried:
         if found is not None:
             used(path)
             return found["value"]
+        if carry_on is not None:
+            head = hashlib.sha256(f"{self.context}\x00{what}\x00carried on\x00{carry_on}".encode("utf-8"))
         last = self.folder / f"{head.hexdigest()[:40]}.last{WALK}"
         before = self._walk_file(last, what) if extend is not None else None
         walked = before.get("sheets") if before is not None else None
-        if isinstance(walked, list) and 0 < len(walked) < len(stamps) and walked == stamps[:len(walked)]:
+        if isinstance(walked, list) and 0 < len(walked) <= len(stamps) and walked == stamps[:len(walked)]:
             value = extend(before["value"], len(walked))  # type: ignore[misc,index]
         else:
             value = compute()
@@ -441,8 +491,12 @@ class Carried:
                 self._walks.clear()
                 prune(self.folder, WALK, WALKS)
             for shard in sorted(self._changed):
-                size, more = self._sizes.get(shard, (0, 0))
                 added = self._added.get(shard, {})
+                if shard not in self._loaded:  # only derived fresh: the file's size, and whether it is of this context
+                    self._sizes[shard] = self._unread_size(shard)
+                    if not self._sizes[shard][0]:
+                        self._entries(shard)  # (absent, or of another context: written anew below)
+                size, more = self._sizes.get(shard, (0, 0))
                 if size and added:  # a file read whole: what this run added, a line beside it, while there is room
                     line = json.dumps({"what": shard[0], "context": self.context, "sheets": added}, default=_encode,
                                       ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
@@ -450,7 +504,7 @@ class Carried:
                         _append(self._more(shard), line)
                         continue
                 most = KEEP_ABSENT // SHARDS if shard[1] >= 0 else KEEP_ABSENT
-                sheets = kept_absent(self._loaded[shard], self._used.get(shard, set()), most)
+                sheets = kept_absent(self._entries(shard), self._used.get(shard, set()), most)
                 text = json.dumps({"what": shard[0], "context": self.context, "sheets": sheets}, default=_encode,
                                   ensure_ascii=False, separators=(",", ":"))
                 keep_file(self._file(shard), lambda fh, data=text.encode("utf-8"): fh.write(data))

@@ -131,14 +131,17 @@ def words_of(texts: Iterable[str]) -> list[str]:
     return sorted(set(_WORD.findall("\x00".join(texts))))
 
 
-def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | None = None) -> list[OutSheet]:
+def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | None = None,
+          side: str = "") -> list[OutSheet]:
     """``sheets`` with every secret name made its alias. A sheet's ``source``
     grows the names replaced in it: its rows are a function of both. With
     ``carried``, the words of a sheet with a ``source`` are taken as an earlier
     run found them (the names a side may not see grow as the enemy buys, so
     every sheet is looked at again on every export), and the names each such
     sheet holds, while no sheet and no name changed, as one value
-    (:meth:`automation.pbem.carry.Carried.walk`)."""
+    (:meth:`automation.pbem.carry.Carried.walk`); when sheets were added or
+    names changed since ``side``'s last export, carried on from it
+    (:func:`_carried_on`)."""
     if not any(secret):
         return list(sheets)
     names = Names.of(secret)
@@ -152,20 +155,39 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
         assert carried is not None
         return carried.get_keyed("words", s.name, s.source, lambda: words_of(texts(s.rows)))
 
-    def found_in(s: OutSheet) -> list[str]:  # the names sheet ``s`` (with a source) holds
+    def found_in(s: OutSheet, words: Sequence[str] | None = None) -> list[str]:
+        """The names sheet ``s`` (with a source) holds; ``words``: its words, if known."""
         if names.pattern is None:  # the names replaced are the words that are names
-            return sorted(w for w in words_in(s) if w in names.secret)
+            return sorted(w for w in (words_in(s) if words is None else words) if w in names.secret)
         found: set[str] = set()
-        if names.found_in(lambda: texts(s.rows), lambda: words_in(s)):
+        if names.found_in(lambda: texts(s.rows), lambda: words_in(s) if words is None else words):
             for text in texts(s.rows):
                 names.sub(text, found)
         return sorted(found)
     found_each: Iterator[list[str]] | None = None  # the names in each sheet with a source, in order
     if carried is not None:
         sourced = [s for s in sheets if s.source]
-        settings = json.dumps([sorted(secret.items()), [s.source for s in sourced]], ensure_ascii=False)
-        found_each = iter(carried.walk("scrub", [s.name for s in sourced], settings,
-                                       lambda: [found_in(s) for s in sourced]))
+        sources = [s.source for s in sourced]
+        settings = json.dumps([sorted(secret.items()), sources], ensure_ascii=False)
+
+        def walked(start: int = 0, known: str = "") -> dict[str, Any]:
+            """The names in each sheet of ``sourced`` from ``start`` on, and
+            the words of all of them (``known``: those of the sheets before)."""
+            part = sourced[start:]
+            # (a walk carried on walks a refit's sheets, whose rows are read for the export: their words are
+            # found in them, and kept with the walk, not among every sheet's)
+            each = [words_of(texts(s.rows)) if start else words_in(s) for s in part]
+            words = set(known.split(" ")) if known else set()
+            added = {w for found in each for w in found} - words
+            return {"found": [found_in(s, w) for s, w in zip(part, each)], "names": sorted(n for n in secret if n),
+                    "sources": sources, "words": " ".join(filter(None, (known, " ".join(added))))}
+        value = carried.walk("scrub", [s.name for s in sourced], settings, walked,
+                             lambda before, n: _carried_on(before, n, sourced, names, found_in, walked),
+                             carry_on=f"scrub:{side}")
+        found_list = value.get("found") if isinstance(value, dict) else None
+        if not isinstance(found_list, list) or len(found_list) != len(sourced):
+            found_list = walked()["found"]  # (a value of another shape: not carried)
+        found_each = iter(found_list)
     for s in sheets:
         found: set[str] = set()
         rows: Sequence[Sequence[Any]]
@@ -185,6 +207,37 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
             source += suffixes[key]
         out.append(dataclasses.replace(s, rows=rows, source=source))
     return out
+
+
+def _carried_on(before: Any, n: int, sourced: Sequence[OutSheet], names: Names,
+                found_in: Callable[[OutSheet], list[str]], walked: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """The scrub walk (see :func:`scrub`) carried on from ``before``, the walk
+    of the first ``n`` sheets of ``sourced`` (their names and stamps are the
+    same) with the names then secret: the names in each of those sheets are
+    those found then, while no name now secret can be in them (one of its
+    runs of word characters is none of their words: the enemy's new stands);
+    the sheets after them are walked. A sheet that held a name no longer
+    secret is looked at again (a shorter name may then be found in its
+    place). Anything else: every sheet is walked again."""
+    try:
+        found, old, words, sources = before["found"], before["names"], before["words"], before["sources"]
+    except (TypeError, KeyError):
+        return walked()
+    if not (isinstance(found, list) and len(found) == n and isinstance(old, list) and isinstance(words, str)
+            and sources == [s.source for s in sourced[:n]]):
+        return walked()
+    was = set(old)
+    now = {name for name in names.secret if name}
+    known = set(words.split(" ")) if words else set()
+    if any(all(run in known for run in _WORD.findall(name)) for name in now - was):
+        return walked()  # a new secret name may be in a sheet walked before
+    gone = was - now
+    kept = []
+    for s, held in zip(sourced[:n], found):
+        kept.append(found_in(s) if gone.intersection(held) else held)
+    value = walked(n, words)
+    value["found"] = kept + value["found"]
+    return value
 
 
 # ------------------------------------------------------------------ writing
@@ -311,7 +364,7 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
     carried = Carried.of(book, sorted(campaign_dates(book)))
     sheets += view.side_sheets(book, planned, side, carried)
     secret = view.secret_names(book, planned, side, key, carried)
-    sheets = scrub(sheets, secret, carried)
+    sheets = scrub(sheets, secret, carried, side)
     sheets.append(dice_audit(sheets, key, commitment, side, carried))
     carried.save()
     return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side, carried.context), carried.context)

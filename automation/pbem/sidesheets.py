@@ -217,7 +217,8 @@ def _walk(book: Any, names: Sequence[str], side: str, public: set[str], latest_o
         if carried is not None:
             def rows(name: str = name, kind: SheetKind = kind) -> bool:
                 return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public)) is not None
-            seen = rows() if fresh else carried.get(f"seen:{side}", name, rows)
+            seen = carried.fresh(f"rows:{side}", name, lambda name=name, kind=kind: side_view(
+                book, name, kind, side, public)) is not None if fresh else carried.get(f"seen:{side}", name, rows)
         out.append([name, kind.id, seen, True])
     return out
 

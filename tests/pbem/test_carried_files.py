@@ -178,3 +178,54 @@ def test_lines_of_another_context_are_not_taken(tmp_path: Path) -> None:
 
 def never() -> object:
     raise AssertionError("derived again")
+
+
+def test_a_refit_s_sheets_derived_fresh_are_kept_beside_their_files_without_reading_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = Book(sheets(600))
+    first = store(book, tmp_path)
+    for name in book.stamps:
+        first.get("rows:German", name, lambda name=name: [[name] * 20] * 10)
+    first.save()
+    added = {f"Roster {d}": f"{d:08x}.100.50" for d in (601, 602)}
+    book.stamps.update(added)
+    read: list[Path] = []
+    text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: (read.append(self), text(self, *a, **k))[1])
+    later = store(book, tmp_path)
+    for name in added:
+        assert later.fresh("rows:German", name, lambda name=name: [[name]]) == [[name]]
+        assert later.get("rows:German", name, lambda: None) == [[name]]  # the same run asks again: no file read
+    later.save()
+    assert read == []
+    shards = {shard_of("rows:German", f"{name}\x00{stamp}") for name, stamp in added.items()}
+    assert {p for p in tmp_path.glob("*.more")} == {later._more(shard) for shard in shards}
+    monkeypatch.undo()
+    again = store(book, tmp_path)
+    assert again.get("rows:German", "Roster 602", lambda: None) == [["Roster 602"]]
+    assert again.get("rows:German", "Roster 7", lambda: None) == [["Roster 7"] * 20] * 10
+
+
+def test_a_sheet_derived_fresh_beside_a_file_of_another_context_writes_the_file_anew(tmp_path: Path) -> None:
+    book = Book(sheets(40))
+    old = Carried(book, tmp_path, "another version")
+    for name in book.stamps:
+        old.get("rows:German", name, lambda name=name: [["old", name]])
+    old.save()
+    later = store(book, tmp_path)
+    later.fresh("rows:German", "Roster 3", lambda: [["new"]])
+    later.save()
+    again = store(book, tmp_path)
+    assert again.get("rows:German", "Roster 3", lambda: None) == [["new"]]
+    assert again.get("rows:German", "Roster 4", lambda: "worked out again") == "worked out again"
+    assert not list(tmp_path.glob("*.more"))
+
+
+def test_a_sheet_derived_fresh_whose_file_was_read_is_taken_as_carried(tmp_path: Path) -> None:
+    book = Book(sheets(10))
+    first = store(book, tmp_path)
+    first.get("rows:German", "Roster 5", lambda: [["kept"]])
+    first.save()
+    later = store(book, tmp_path)
+    assert later.get("rows:German", "Roster 5", lambda: [["worked out"]]) == [["kept"]]  # its file read
+    assert later.fresh("rows:German", "Roster 5", lambda: [["worked out"]]) == [["kept"]]
