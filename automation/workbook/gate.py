@@ -53,6 +53,7 @@ from xml.parsers import expat
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
 from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip
+from automation.workbook.zipdir import Entry
 from automation.workbook.snapshot import whole
 
 CHUNK = 1 << 20
@@ -124,7 +125,8 @@ class Gate:
         self.data: bytes | None = None  # the bytes, for a gate made by Gate.of
         self._digest: str | None = None  # their SHA-256, worked out when first asked for
         self.archive = open_zip(self.where, data, limits)
-        self._by_lower = {i.filename.lower(): i for i in self.archive.infolist()}
+        self._by_lower = getattr(self.archive, "by_lower", None) or \
+            {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Mapping[str, tuple[str, ...]] | None = None
         self._checked: set[str] = set()
         self._found: dict[tuple[str, str], list[Mapping[str, str]]] = {}
@@ -224,7 +226,7 @@ class Gate:
 
     # ------------------------------------------------------------------ parts
 
-    def info(self, name: str) -> zipfile.ZipInfo | None:
+    def info(self, name: str) -> Entry | zipfile.ZipInfo | None:
         """The part named ``name``, found case-insensitively (as the reader finds it)."""
         return self._by_lower.get(name.lstrip("/").lower())
 

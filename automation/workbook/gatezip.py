@@ -7,7 +7,8 @@ import zipfile
 from dataclasses import dataclass
 
 from automation.errors import WorkbookFileError
-from automation.workbook.snapshot import Snapshot, as_file
+from automation.workbook.snapshot import Snapshot
+from automation.workbook.zipdir import ZipDirectory, read_directory
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
@@ -37,7 +38,7 @@ PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2
                 ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200, player=True)
 
 
-def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> zipfile.ZipFile:
+def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | zipfile.ZipFile:
     """Step 1 of the gate: the zip directory of ``data``, checked against ``lim``."""
     if data[:len(OLE_MAGIC)] == OLE_MAGIC:
         raise WorkbookFileError(
@@ -51,7 +52,7 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> zipfile.ZipFile
         raise WorkbookFileError(f"{where}: {len(data) // 2**20} MB; at most {lim.file_bytes // 2**20} MB is "
                                 "accepted here")
     try:
-        archive = zipfile.ZipFile(as_file(data))
+        archive = read_directory(data)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
         raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
                                 "use the last good copy of the workbook") from None
