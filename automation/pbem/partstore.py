@@ -28,7 +28,8 @@ from pathlib import Path
 
 from automation.errors import MusterrollError
 from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
-from automation.workbook.zipraw import EMPTY, Deflated, RawZip, parse_zip, write_zip
+from automation.workbook.zipdir import Entry, plain_entries
+from automation.workbook.zipraw import EMPTY, Deflated, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
 JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
@@ -47,8 +48,8 @@ class PartStore:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: list[RawZip] | None = None  # the store and the files added beside it, as read (oldest first)
-        self._index: dict[str, RawZip] = {}  # each part's name -> the file it is taken from (the newest)
+        self._old: list[bytes] | None = None  # the store and the files added beside it, as read (oldest first)
+        self._index: dict[str, tuple[bytes, Entry]] = {}  # each part's name -> the file it is in (the newest) and where
         self._sizes = (0, 0)  # the store's size, and that of the files beside it
         self._kept: dict[str, Deflated] = {}
         self._replaced: list[str] = []  # joined parts a part kept now holds all of, newest first
@@ -75,32 +76,46 @@ class PartStore:
                 found.append((int(number), path))
         return sorted(found)
 
-    def _load(self) -> dict[str, RawZip]:
+    def _load(self) -> dict[str, tuple[bytes, Entry]]:
+        """Each part's name -> the file it is in and its entry there (the
+        files' directories read, a tuple a part: a part's bytes are found
+        when it is asked for; anything unreadable is built again)."""
         if self._old is None:
             self._old = []
             if self.path is not None:
                 try:
                     if self.path.stat().st_size <= MAX_STORE:
-                        data = self.path.read_bytes()
-                        self._old.append(parse_zip(data, str(self.path)))
-                        self._sizes = (len(data), 0)
-                except (OSError, MusterrollError, ValueError):
+                        self._old.append(self.path.read_bytes())
+                        self._sizes = (len(self._old[0]), 0)
+                except OSError:
                     self._old = []  # absent or unreadable: every part is built again
                 for _, path in self._beside() if self._old else ():
                     try:
-                        data = path.read_bytes()
-                        self._old.append(parse_zip(data, str(path)))
-                        self._sizes = (self._sizes[0], self._sizes[1] + len(data))
-                    except (OSError, MusterrollError, ValueError):
+                        self._old.append(path.read_bytes())
+                        self._sizes = (self._sizes[0], self._sizes[1] + len(self._old[-1]))
+                    except OSError:
                         continue  # unreadable: its parts are built again
-            self._index = {m.name: z for z in self._old for m in z.members}
+            self._index = {e.filename: (data, e) for data in self._old for e in plain_entries(data) or ()}
         return self._index
+
+    def _stored(self, key: str) -> Deflated | None:
+        """Part ``key`` as its file stores it (None: not there, or not as the directory says)."""
+        held = self._load().get(key)
+        if held is None:
+            return None
+        data, e = held
+        at, name = e.header_offset, e.filename.encode("utf-8")
+        if data[at:at + 4] != b"PK\x03\x04" or e.compress_type != 8 or data[at + 30:at + 30 + len(name)] != name:
+            return None
+        start = at + 30 + len(name) + int.from_bytes(data[at + 28:at + 30], "little")
+        if data[at + 26:at + 28] != len(name).to_bytes(2, "little") or start + e.compress_size > e.end_offset:
+            return None
+        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size)
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:
             return None
-        held = self._load().get(key)
-        found = held.deflated(key) if held is not None else None
+        found = self._stored(key)
         if found is not None:
             self._kept[key] = found
         return found
@@ -142,7 +157,7 @@ class PartStore:
         names = [*self._replaced, *(name for name in index if name not in self._replaced)]
         others, joined = [], 0
         for name in names:
-            if name in self._kept or name not in index or (found := index[name].deflated(name)) is None:
+            if name in self._kept or name not in index or (found := self._stored(name)) is None:
                 continue
             if name.startswith(JOINED):
                 joined += 1

@@ -148,13 +148,13 @@ class _Part:
 def read_directory(data: bytes | Snapshot) -> ZipDirectory | zipfile.ZipFile:
     """The parts of the zip ``data``: a :class:`ZipDirectory` for a plain zip,
     else ``zipfile``'s reading of it (errors as ``zipfile`` raises them)."""
-    entries = _plain_entries(data)
+    entries = plain_entries(data)
     if entries is None:
         return zipfile.ZipFile(as_file(data))
     return ZipDirectory(data, entries)
 
 
-def _plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
+def plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
     """The directory's entries, when the zip is plain (see the module), else None."""
     pos = end_record(data)
     if pos < 0:
@@ -187,4 +187,4 @@ def _plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
     return [Entry(*e, following[e[4]]) for e in entries]
 
 
-__all__ = ["Entry", "ZipDirectory", "read_directory"]
+__all__ = ["Entry", "ZipDirectory", "plain_entries", "read_directory"]

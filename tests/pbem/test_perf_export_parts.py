@@ -8,6 +8,8 @@ import shutil
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from automation.pbem import xlsx
 from automation.pbem.carry import folder_for
 from automation.pbem.export import scrub
@@ -291,3 +293,32 @@ def test_a_damaged_file_beside_the_store_loses_only_its_own_parts(tmp_path):
     beside.write_bytes(beside.read_bytes()[:40])
     again = PartStore(path)
     assert again.get("a" * 40) == Deflated.of(b"in the store" * 100) and again.get("b" * 40) is None
+
+
+@pytest.mark.parametrize("damage", ["its local header", "its name", "its length"])
+def test_a_part_not_stored_as_the_store_s_directory_says_is_built_again_and_the_others_taken(tmp_path, damage):
+    """The store's directory is read a tuple a part; a part's own record is
+    read when the part is asked for, and checked against it."""
+    import struct
+
+    from automation.workbook.zipraw import Deflated
+
+    path = tmp_path / "parts-side-context.zip"
+    parts = {key * 40: Deflated.of(key.encode() * 2000) for key in "abc"}
+    first = PartStore(path)
+    for key, part in parts.items():
+        first.keep(key, part)
+    first.save()
+    data = bytearray(path.read_bytes())
+    at = data.index(("b" * 40).encode()) - 30  # its local record
+    if damage == "its local header":
+        data[at:at + 4] = b"PK\x07\x07"
+    elif damage == "its name":
+        data[at + 30] = ord("x")
+    else:  # the directory says it is longer than it is: it would reach into the next part
+        central = data.rindex(("b" * 40).encode()) - 46
+        struct.pack_into("<I", data, central + 20, len(parts["b" * 40].body) + 50)
+    path.write_bytes(bytes(data))
+    later = PartStore(path)
+    assert later.get("b" * 40) is None
+    assert later.get("a" * 40) == parts["a" * 40] and later.get("c" * 40) == parts["c" * 40]
