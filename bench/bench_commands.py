@@ -191,8 +191,12 @@ class Campaign:
         carried, root = folder_for(self.book), cache_folder("carried")
         saved = self.folder / "work" / "carried before the refits"
         if carried is not None and root is not None:
-            if not saved.exists() and carried.exists():
-                shutil.copytree(carried, saved)
+            if not saved.exists():  # the folder as an export of the campaign leaves it (not timed): before any
+                # export, other commands may have made it with little in it (a refit keeps its forms' status there)
+                run(musterroll("export", self.book, "--side", "German", "-o", self.folder / "work" / "export.xlsx"),
+                    ROOT)
+                if carried.exists():
+                    shutil.copytree(carried, saved)
             mine = own / carried.relative_to(root.parent)
             shutil.rmtree(mine, ignore_errors=True)
             if saved.exists():
@@ -406,7 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline-rounds", type=int, help="run the naive baselines in only this many rounds")
     p.add_argument("--warmup", type=int, default=1, help="rounds run first and not counted (default 1)")
     p.add_argument("--cache", type=Path, help="MUSTERROLL_CACHE for the commands: where the campaigns' carried "
-                                              "work is kept (default: FOLDER/cache)")
+                                              "work is kept (default: FOLDER/cache, where the campaigns were grown; "
+                                              "a folder without it measures undo as of a workbook last changed "
+                                              "elsewhere)")
     p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")

@@ -235,6 +235,7 @@ class Carried:
         self._walks: list[tuple[Path, str]] = []  # the walks this run worked out: their files and text
         self._changed: set[_Shard] = set()
         self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
+        self._digests: dict[str, str] = {}  # each key of get_keyed, hashed
 
     @classmethod
     def of(cls, book: Any, *context: Any) -> Carried:
@@ -325,8 +326,10 @@ class Carried:
         stamp = self._part_stamp(sheet) if self._part_stamp is not None else None
         if stamp is None:
             return compute()
-        return self._held(what, f"{sheet}\x00{stamp}\x00{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}",
-                          compute, sheet)
+        digest = self._digests.get(key)
+        if digest is None:  # (a sheet's key is asked for by more than one derivation: hashed once)
+            digest = self._digests[key] = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        return self._held(what, f"{sheet}\x00{stamp}\x00{digest}", compute, sheet)
 
     def _held(self, what: str, entry: str, compute: Callable[[], Any], sheet: str | None = None) -> Any:
         """The entry ``entry`` (a sheet's name and stamp, and what else the

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from automation.errors import WorkbookFileError
@@ -135,10 +135,22 @@ def _replace_one(text: str, pattern: str, new: str, part: str) -> str:
     return text[:found[0].start()] + new + text[found[0].end():]
 
 
+def _escaped(names: Sequence[str], escape: Callable[[str], str]) -> list[str]:
+    """Each of ``names`` escaped by XlsxWriter's ``escape``, escaped at once:
+    its escapes replace characters one by one, or a run of a fixed form, and
+    no name holds a "/" (a sheet's name never does, nor a print title's
+    range named after it), so the names joined by "/" escape as each does
+    alone; else one by one."""
+    if not names or any("/" in name for name in names):
+        return [escape(name) for name in names]
+    found = escape("/".join(names)).split("/")
+    return found if len(found) == len(names) else [escape(name) for name in names]
+
+
 def _workbook(text: str, names: Sequence[str], defined: Sequence[list[Any]]) -> str:
     w = _writer()
-    sheets = "".join(f'<sheet name="{w._escape_attributes(name)}" sheetId="{i}" r:id="rId{i}"/>'
-                     for i, name in enumerate(names, start=1))
+    sheets = "".join(f'<sheet name="{name}" sheetId="{i}" r:id="rId{i}"/>'
+                     for i, name in enumerate(_escaped(names, w._escape_attributes), start=1))
     text = _replace_one(text, r"<sheets>.*?</sheets>", f"<sheets>{sheets}</sheets>", "xl/workbook.xml")
     hide = {0: "", 1: ' hidden="1"'}
     defined = "".join(
@@ -181,8 +193,8 @@ def _app(book: Any, text: str, names: Sequence[str], defined: Sequence[list[Any]
     pairs = [("Worksheets", len(names))] + ([("Named Ranges", len(ranges))] if ranges else [])
     heading = "".join(f"<vt:variant><vt:lpstr>{label}</vt:lpstr></vt:variant><vt:variant><vt:i4>{n}</vt:i4>"
                       "</vt:variant>" for label, n in pairs)
-    parts = "".join(f"<vt:lpstr>{w._escape_control_characters(w._escape_data(t))}</vt:lpstr>"
-                    for t in [*names, *ranges])
+    titles = _escaped([*names, *ranges], lambda t: w._escape_control_characters(w._escape_data(t)))
+    parts = "".join(f"<vt:lpstr>{t}</vt:lpstr>" for t in titles)
     new = (f'<HeadingPairs><vt:vector size="{2 * len(pairs)}" baseType="variant">{heading}</vt:vector>'
            f'</HeadingPairs><TitlesOfParts><vt:vector size="{len(names) + len(ranges)}" baseType="lpstr">'
            f"{parts}</vt:vector></TitlesOfParts>")

@@ -87,3 +87,13 @@ def test_what_an_export_never_holds_is_refused_rather_than_laid_out_wrong(change
     with pytest.raises(WorkbookFileError, match="internal error"):
         layout(book, parse_zip(out.getvalue(), "x"), ["Export", "Carried", "Orders"], [1, 3],
                {1: Titles(), 2: Titles.header_row("Carried"), 3: Titles()}, {})
+
+
+def test_names_escaped_at_once_are_each_escaped_as_alone() -> None:
+    from automation.pbem.xlsxcarry import _escaped, _writer
+
+    w = _writer()
+    names = [*NAMES, "tab\there", "_x005F_x0041_", "\ufffe end", "'Roster'!$1:$1", ""]
+    for escape in (w._escape_attributes, lambda t: w._escape_control_characters(w._escape_data(t))):
+        assert _escaped(names, escape) == [escape(name) for name in names]
+        assert _escaped(["a/b", "c"], escape) == [escape("a/b"), escape("c")]  # (no sheet is so named)
