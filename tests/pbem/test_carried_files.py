@@ -46,10 +46,10 @@ def test_entries_kept_by_one_run_are_found_by_the_next(tmp_path: Path) -> None:
     assert 1 < len(list(tmp_path.glob("*.json"))) <= SHARDS
 
 
-def test_a_run_that_derives_the_sheets_a_refit_added_reads_and_writes_only_their_files(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    book = Book(sheets(600))
-    first = store(book, tmp_path)
+def refit_added(book: Book, folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], list[Path]]:
+    """Every sheet's rows kept by a first run, then a refit's two sheets added:
+    those sheets, and the carried files read from now on."""
+    first = store(book, folder)
     for name in book.stamps:
         first.get("rows:German", name, lambda name=name: [[name] * 20] * 10)
     first.save()
@@ -58,6 +58,13 @@ def test_a_run_that_derives_the_sheets_a_refit_added_reads_and_writes_only_their
     read: list[Path] = []
     text = Path.read_text
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: (read.append(self), text(self, *a, **k))[1])
+    return added, read
+
+
+def test_a_run_that_derives_the_sheets_a_refit_added_reads_and_writes_only_their_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = Book(sheets(600))
+    added, read = refit_added(book, tmp_path, monkeypatch)
     written: list[Path] = []
     keep, append = carry.keep_file, carry._append
     monkeypatch.setattr(carry, "keep_file", lambda path, write: (written.append(path), keep(path, write))[1])
@@ -183,15 +190,7 @@ def never() -> object:
 def test_a_refit_s_sheets_derived_fresh_are_kept_beside_their_files_without_reading_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     book = Book(sheets(600))
-    first = store(book, tmp_path)
-    for name in book.stamps:
-        first.get("rows:German", name, lambda name=name: [[name] * 20] * 10)
-    first.save()
-    added = {f"Roster {d}": f"{d:08x}.100.50" for d in (601, 602)}
-    book.stamps.update(added)
-    read: list[Path] = []
-    text = Path.read_text
-    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: (read.append(self), text(self, *a, **k))[1])
+    added, read = refit_added(book, tmp_path, monkeypatch)
     later = store(book, tmp_path)
     for name in added:
         assert later.fresh("rows:German", name, lambda name=name: [[name]]) == [[name]]
