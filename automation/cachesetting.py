@@ -7,6 +7,7 @@ is kept, neither those nor the parsed rules files (:mod:`automation.rulebook`)."
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -55,6 +56,29 @@ def keep_file(path: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
+def read_kept(folder: Path | None, name: str) -> bytes | None:
+    """The bytes of the kept file ``folder/name`` (None: no folder, or the file
+    absent or unreadable, so worked out again)."""
+    if folder is None:
+        return None
+    try:
+        return (folder / name).read_bytes()
+    except OSError:
+        return None
+
+
+def write_kept(folder: Path, name: str, data: bytes, suffix: str, kept: int) -> None:
+    """Keep ``data`` as ``folder/name`` (:func:`keep_file`), and the ``kept``
+    last written or used files of the folder ending ``suffix`` (best effort:
+    what cannot be kept is worked out again next time)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        keep_file(folder / name, lambda fh: fh.write(data))
+        prune(folder, suffix, kept)
+    except OSError:
+        return
+
+
 def used(path: Path) -> None:
     """Mark a kept file as just used (its time is what :func:`prune` keeps the
     newest by): a file read again and again stays while newer ones come and go."""
@@ -70,3 +94,18 @@ def prune(folder: Path, suffix: str, kept: int) -> None:
     for _, path in sorted(found, reverse=True)[kept:]:
         with contextlib.suppress(OSError):
             os.unlink(path)
+
+
+@functools.cache
+def code_stamp() -> str:
+    """Musterroll's own modules (names, sizes, times): what is kept is worked
+    out anew by another version (found once a process: the modules it runs
+    are those it loaded)."""
+    import hashlib
+
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:32]

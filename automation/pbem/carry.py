@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from automation.cachesetting import cache_folder, keep_file, prune, used
+from automation.cachesetting import cache_folder, code_stamp, keep_file, prune, used
 
 FORMAT = 4
 FOLD = ""  # the entries of the folds (Carried.fold) begin so: no sheet has an empty name
@@ -182,14 +182,8 @@ def kept_absent(entries: dict[str, Any], used: set[str], most: int = KEEP_ABSENT
 
 @functools.cache
 def _code_stamp() -> str:
-    """Musterroll's own modules (names, sizes, times): a new version derives anew
-    (worked out once a process: the modules it runs are those it loaded)."""
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256(f"{FORMAT}".encode())
-    for path in sorted(root.rglob("*.py")):
-        st = path.stat()
-        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:32]
+    """Musterroll's own modules (:func:`automation.cachesetting.code_stamp`) and this format."""
+    return hashlib.sha256(f"{FORMAT}|{code_stamp()}".encode()).hexdigest()[:32]
 
 
 def _encode(value: Any) -> Any:

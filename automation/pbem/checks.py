@@ -28,6 +28,7 @@ def verify(path: Path, key_file: Path | None = None, contributions: tuple[str, .
     if contributions and key_file is None:
         raise UsageError("--contribution needs --key FILE: the key file keeps the base the contributions were mixed into")
     book = guard.open_book(path)
+    book.keep_reads = False  # what the file holds now, never what an earlier command read of it
     key_data = read_key_file(key_file) if key_file else None
     from automation.audit.player import check_export, export_settings, is_export
 

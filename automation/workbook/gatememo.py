@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automation.cachesetting import cache_folder, keep_file, prune, used
+from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
 FORMAT = f"2 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
@@ -152,16 +152,10 @@ def key_for(data: Any, limits: object) -> str | None:
 def find(key: str) -> Found | None:
     """The findings kept under ``key``, if any read back whole."""
     where = folder()
-    if where is None:
-        return None
-    path = where / f"{key[:40]}{SUFFIX}"
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    found = Found.from_bytes(raw, key)
+    raw = read_kept(where, f"{key[:40]}{SUFFIX}")
+    found = Found.from_bytes(raw, key) if raw is not None else None
     if found is not None:
-        used(path)
+        used(where / f"{key[:40]}{SUFFIX}")  # type: ignore[operator]
     return found
 
 
@@ -171,13 +165,7 @@ def keep(key: str, found: Found) -> None:
     where = folder()
     if where is None:
         return
-    body = found.to_bytes(key)
-    try:
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        keep_file(where / f"{key[:40]}{SUFFIX}", lambda fh: fh.write(body))
-        prune(where, SUFFIX, KEPT)
-    except OSError:
-        return
+    write_kept(where, f"{key[:40]}{SUFFIX}", found.to_bytes(key), SUFFIX, KEPT)
 
 
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,

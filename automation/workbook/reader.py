@@ -7,6 +7,7 @@ and what would be valid. Reading never writes.
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +20,7 @@ from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, sam
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
 from automation.workbook.cellvalues import convert, describe
+from automation.workbook import rowcache
 from automation.workbook.journal import read_settled
 from automation.workbook.schema import SheetKind
 from automation.workbook.snapshot import Snapshot, anonymous_file, fd_path, take
@@ -103,6 +105,20 @@ class Problems:
             raise WorkbookError(list(dict.fromkeys(self.problems)), self.path, stopped=self.stopped)
 
 
+@functools.cache
+def _parser_stamp() -> str:
+    """The installed parser (its module's file, size and time), found without
+    importing it: cells kept from run to run are parsed again by another."""
+    import importlib.util
+
+    try:
+        origin = getattr(importlib.util.find_spec("python_calamine"), "origin", None) or ""
+        st = os.stat(origin)
+        return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
+    except (OSError, ImportError, ValueError):
+        return "python_calamine"
+
+
 def _calamine(data: bytes | Snapshot) -> Any:
     """calamine over exactly ``data``, the bytes the gate checked. A
     :class:`~automation.workbook.snapshot.Snapshot` is opened by its path.
@@ -157,6 +173,9 @@ class Workbook:
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
+        # whether a sheet is read as an earlier command read it (automation.workbook.rowcache); verify reads every
+        # sheet from the file, as it holds it now
+        self.keep_reads = True
 
     @property
     def digest(self) -> str:
@@ -199,6 +218,11 @@ class Workbook:
             return self._raw[name]
         if name not in self.sheet_names:
             raise WorkbookError(CellProblem(name, "A1", f"the sheet {name!r} is missing; {self._present()}"), str(self.path))
+        key = self._cells_key(name)
+        kept = rowcache.find_cells(key) if key is not None else None
+        if kept is not None:  # parsed so by an earlier command, after the checks below
+            self._keep(name, kept)
+            return kept
         self._gate.check_sheet(name)  # no DTD, and no value too far away to lay out
         if isinstance(self._data, Snapshot) and self._data.pending:  # the parts calamine reads for it, copied
             for part in self._gate.sheet_targets().get(name, ()):
@@ -211,6 +235,8 @@ class Workbook:
         except Exception as exc:  # noqa: BLE001 - a damaged sheet part
             raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc})"), str(self.path)) from None
         self._keep(name, rows)
+        if key is not None:
+            rowcache.keep_cells(key, rows)
         return rows
 
     def _keep(self, name: str, rows: list[list[Any]]) -> None:
@@ -240,15 +266,45 @@ class Workbook:
         name = name or kind.title
         if name not in self.sheet_names:
             raise WorkbookError(missing_sheet(name, kind, self.sheet_names), str(self.path))
-        raw = self.raw(name)
         given = tuple((k, tuple(v)) for k, v in sorted((lists or {}).items()))
         for seen_kind, seen_lists, rows in self._read.get(name, ()):
             if seen_kind is kind and seen_lists == given:  # read before, the same way: the same rows
                 return rows
-        rows = validate_rows(name, kind, raw, lists or {}, str(self.path))
+        key = self._rows_key(name, kind, given)
+        kept = rowcache.find(key) if key is not None else None
+        if kept is not None:  # read so by an earlier command (automation.workbook.rowcache)
+            letters, found = kept
+            columns = [c.name for c in kind.columns]
+            rows = [SheetRow(name, r, dict(zip(columns, values)), letters) for r, values in found]
+            self._read.setdefault(name, []).append((kind, given, rows))
+            return rows
+        rows = validate_rows(name, kind, self.raw(name), lists or {}, str(self.path))
         if name in self._raw:  # kept while its cells are
             self._read.setdefault(name, []).append((kind, given, rows))
+        if key is not None:
+            rowcache.keep(key, rows[0].letters if rows else {},
+                          [(r.row, tuple(r.values[c.name] for c in kind.columns)) for r in rows])
         return rows
+
+    def _kept_stamp(self, name: str) -> str | None:
+        """The part stamp of sheet ``name``, when what is read of it is kept
+        from run to run (:mod:`automation.workbook.rowcache`): None for a
+        player's file, one read from an encrypted file, a sheet without a
+        part, or with keeping off."""
+        if not self.keep_reads or getattr(self, "decrypted", False) or self._gate.limits.player or \
+                not rowcache.keeping():
+            return None
+        return self.part_stamp(name)
+
+    def _rows_key(self, name: str, kind: SheetKind, lists: tuple[tuple[str, tuple[str, ...]], ...]) -> str | None:
+        """What the rows of sheet ``name`` read as ``kind`` with ``lists`` are kept under (None: not kept)."""
+        stamp = self._kept_stamp(name)
+        return rowcache.key_of(stamp, kind, lists) if stamp is not None else None
+
+    def _cells_key(self, name: str) -> str | None:
+        """What the cells of sheet ``name`` as parsed are kept under (None: not kept)."""
+        stamp = self._kept_stamp(name)
+        return rowcache.raw_key_of(stamp, _parser_stamp()) if stamp is not None else None
 
     def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
         """A wide sheet: one column per list, the header is the list's name."""

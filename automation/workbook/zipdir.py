@@ -135,7 +135,8 @@ class _Part:
                 raise EOFError("Compressed file ended before the end-of-stream marker was reached")
             else:
                 self._fp.seek(self._at)
-                stored = self._fp.read(min(_CHUNK, self._stored_left) if inflate else min(_CHUNK, self._stored_left, most))
+                wanted = min(_CHUNK, self._stored_left) if inflate else min(_CHUNK, self._stored_left, most)
+                stored = self._fp.read(wanted)
                 if not stored:
                     raise EOFError("Compressed file ended before the end-of-stream marker was reached")
                 self._at += len(stored)
@@ -162,7 +163,8 @@ def plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
     mapped = getattr(data, "mapped", None)  # a snapshot: its directory is copied when it is taken
     view = mapped() if mapped is not None else memoryview(data)
     disk, cd_disk, here, count, cd_size, cd_off = struct.unpack_from("<4xHHHHII", view, pos)
-    if disk or cd_disk or here != count or cd_off + cd_size != pos or (pos >= 20 and view[pos - 20:pos - 16] == b"PK\x06\x07"):
+    zip64 = pos >= 20 and view[pos - 20:pos - 16] == b"PK\x06\x07"  # (a ZIP64 locator before the end record)
+    if disk or cd_disk or here != count or cd_off + cd_size != pos or zip64:
         return None
     entries: list[tuple[str, int, int, int, int, int, int]] = []
     at = cd_off

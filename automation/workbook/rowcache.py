@@ -1,0 +1,121 @@
+"""The validated rows of a sheet, kept from run to run.
+
+Every command of a long campaign reads its latest roster: at 5,000 stands,
+parsing the part, checking it and converting every cell took 170 ms, a
+third of an export, and grows with the roster as play goes on. A sheet a
+command read is sealed: the next command reads the same bytes. So the rows
+a read gave (:meth:`automation.workbook.reader.Workbook.read`) are kept in
+the user's cache folder (``rows``), named by what they are a function of:
+the sheet's part stamp (the CRC-32 and sizes of its part and of the shared
+strings, :meth:`~automation.workbook.reader.Workbook.part_stamp`), the kind
+of sheet read (its columns), the lists its values were checked against and
+Musterroll's own code. The next read of that sheet takes them (about 25 ms
+at 5,000 stands) instead of parsing, checking and converting it again:
+what was checked when the sheet was read is not checked again.
+
+Only rows that read without a problem are kept, of a master workbook read
+from its file (never a player's returned file, nor one read from an
+encrypted file), and only values :mod:`marshal` writes (text, numbers,
+Yes/No, empty: a sheet holding anything else is read each time). A file is
+the rows :mod:`marshal` wrote, then their SHA-256: a file cut short or
+changed is not taken. The :data:`KEPT` files last written or read are kept;
+``MUSTERROLL_CACHE=off`` keeps nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from automation.cachesetting import cache_folder, code_stamp, read_kept, used, write_kept
+
+FORMAT = f"1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
+KEPT = 64  # files of each kind kept, the last written or read (a refit reads about twenty sheets)
+SUFFIX = ".rows"
+CELLS = ".cells"
+
+Rows = tuple[Mapping[str, str], tuple[tuple[int, tuple[Any, ...]], ...]]  # (each column's letter, (row, values))
+
+
+def raw_key_of(stamp: str, parser: str) -> str:
+    """What a sheet's cells as the parser read them are kept under: its part
+    stamp, the parser's version and Musterroll's code."""
+    text = f"{FORMAT}\0cells\0{code_stamp()}\0{parser}\0{stamp}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+def find_cells(key: str) -> list[list[Any]] | None:
+    """The cells kept under ``key``, row by row; None when none are kept whole."""
+    found = _read(key, CELLS)
+    if found is None or len(found) != 3 or not isinstance(found[2], list):
+        return None
+    return found[2]
+
+
+def keep_cells(key: str, rows: list[list[Any]]) -> None:
+    """Keep a sheet's cells under ``key`` (each text once: a roster says
+    "German" thousands of times), unless one is a value marshal does not
+    write (a date cell: such a sheet is parsed each time)."""
+    texts: dict[str, str] = {}
+    once = [[texts.setdefault(v, v) if type(v) is str else v for v in row] for row in rows]
+    _write(key, CELLS, (FORMAT, key, once))
+
+
+def keeping() -> bool:
+    """Whether rows are kept (a cache folder can be named and keeping is not off)."""
+    return cache_folder("rows") is not None
+
+
+def key_of(stamp: str, kind: Any, lists: Sequence[tuple[str, tuple[str, ...]]]) -> str:
+    """What a sheet's rows are kept under: its part stamp, the kind it is read
+    as (its columns), the lists checked against and Musterroll's code."""
+    text = f"{FORMAT}\0{code_stamp()}\0{kind!r}\0{lists!r}\0{stamp}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+def find(key: str) -> Rows | None:
+    """The rows kept under ``key``: each column's letter, and each row's number
+    and values (in the kind's column order); None when none are kept whole."""
+    found = _read(key, SUFFIX)
+    if found is None or len(found) != 4 or not isinstance(found[2], dict) or not isinstance(found[3], tuple):
+        return None
+    return found[2], found[3]
+
+
+def keep(key: str, letters: Mapping[str, str], rows: Sequence[tuple[int, tuple[Any, ...]]]) -> None:
+    """Keep ``rows`` under ``key`` (best effort: rows that cannot be kept are read again next time)."""
+    _write(key, SUFFIX, (FORMAT, key, dict(letters), tuple(rows)))
+
+
+def _read(key: str, suffix: str) -> tuple | None:
+    """What is kept under ``key``, when a whole file of this format holds it."""
+    folder = cache_folder("rows")
+    raw = read_kept(folder, f"{key}{suffix}")
+    body = raw[:-32] if raw is not None else b""
+    if raw is None or len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
+        return None
+    try:
+        found = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(found, tuple) or len(found) < 2 or found[0] != FORMAT or found[1] != key:
+        return None
+    used(folder / f"{key}{suffix}")  # type: ignore[operator]
+    return found
+
+
+def _write(key: str, suffix: str, value: tuple) -> None:
+    """Keep ``value`` under ``key`` (best effort), the last :data:`KEPT` of its kind."""
+    folder = cache_folder("rows")
+    if folder is None:
+        return
+    try:
+        body = marshal.dumps(value)
+    except ValueError:  # a value marshal does not write (a date, a time ...)
+        return
+    write_kept(folder, f"{key}{suffix}", body + hashlib.sha256(body).digest(), suffix, KEPT)
+
+
+__all__ = ["KEPT", "find", "find_cells", "keep", "keep_cells", "keeping", "key_of", "raw_key_of"]
