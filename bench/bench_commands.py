@@ -114,7 +114,8 @@ class Campaign:
         self.stands, self.done, self.folder = stands, done, folder
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"
-        for earlier in ("carried before the refits", "cache of the export after a refit"):  # (of an earlier run)
+        for earlier in ("carried before the refits", "sheets read before the refits",
+                        "cache of the export after a refit"):  # (of an earlier run)
             shutil.rmtree(folder / "work" / earlier, ignore_errors=True)
 
     @classmethod
@@ -182,14 +183,16 @@ class Campaign:
         those. The refit's sheets are new to the campaign's carried folder, as
         in play (each refit adds sheets no export has seen): the refit and the
         export keep their work in a cache of their own, whose carried folder
-        for the campaign is put back each time as the benchmark's own was
-        before the first (all else carried; the other commands' work untouched)."""
+        for the campaign and sheets read (``rows``: the refit's are new to it,
+        as in play) are put back each time as the benchmark's own were before
+        the first (all else carried; the other commands' work untouched)."""
         from automation.cachesetting import cache_folder
         from automation.pbem.carry import folder_for
 
         own = self.folder / "work" / "cache of the export after a refit"
         carried, root = folder_for(self.book), cache_folder("carried")
         saved = self.folder / "work" / "carried before the refits"
+        saved_rows = self.folder / "work" / "sheets read before the refits"
         if carried is not None and root is not None:
             if not saved.exists():  # the folder as an export of the campaign leaves it (not timed): before any
                 # export, other commands may have made it with little in it (a refit keeps its forms' status there)
@@ -197,10 +200,13 @@ class Campaign:
                     ROOT)
                 if carried.exists():
                     shutil.copytree(carried, saved)
+                if (root.parent / "rows").exists():
+                    shutil.copytree(root.parent / "rows", saved_rows)
             mine = own / carried.relative_to(root.parent)
-            shutil.rmtree(mine, ignore_errors=True)
-            if saved.exists():
-                shutil.copytree(saved, mine)
+            for folder, kept in ((mine, saved), (own / "rows", saved_rows)):
+                shutil.rmtree(folder, ignore_errors=True)
+                if kept.exists():
+                    shutil.copytree(kept, folder)
         with_cache = ["/usr/bin/env", f"MUSTERROLL_CACHE={own}"] if carried is not None and root is not None else []
         path = self.fresh(self.book, "refitted")
         run([*with_cache, *musterroll("refit", path)], ROOT)

@@ -282,8 +282,8 @@ class Workbook:
         if name in self._raw:  # kept while its cells are
             self._read.setdefault(name, []).append((kind, given, rows))
         if key is not None:
-            rowcache.keep(key, rows[0].letters if rows else {},
-                          [(r.row, tuple(r.values[c.name] for c in kind.columns)) for r in rows])
+            rowcache.keep(key, rows[0].letters if rows else {},  # (each row's values in the kind's column order)
+                          [(r.row, tuple(r.values.values())) for r in rows])
         return rows
 
     def _kept_stamp(self, name: str) -> str | None:

@@ -55,12 +55,9 @@ def find_cells(key: str) -> list[list[Any]] | None:
 
 
 def keep_cells(key: str, rows: list[list[Any]]) -> None:
-    """Keep a sheet's cells under ``key`` (each text once: a roster says
-    "German" thousands of times), unless one is a value marshal does not
-    write (a date cell: such a sheet is parsed each time)."""
-    texts: dict[str, str] = {}
-    once = [[texts.setdefault(v, v) if type(v) is str else v for v in row] for row in rows]
-    _write(key, CELLS, (FORMAT, key, once))
+    """Keep a sheet's cells under ``key``, unless one is a value marshal does
+    not write (a date cell: such a sheet is parsed each time)."""
+    _write(key, CELLS, (FORMAT, key, rows))
 
 
 def keeping() -> bool:
