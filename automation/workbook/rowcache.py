@@ -1,24 +1,27 @@
-"""The validated rows of a sheet, kept from run to run.
+"""What the reader made of a sheet, kept from run to run.
 
-Every command of a long campaign reads its latest roster: at 5,000 stands,
-parsing the part, checking it and converting every cell took 170 ms, a
-third of an export, and grows with the roster as play goes on. A sheet a
-command read is sealed: the next command reads the same bytes. So the rows
-a read gave (:meth:`automation.workbook.reader.Workbook.read`) are kept in
-the user's cache folder (``rows``), named by what they are a function of:
-the sheet's part stamp (the CRC-32 and sizes of its part and of the shared
-strings, :meth:`~automation.workbook.reader.Workbook.part_stamp`), the kind
-of sheet read (its columns), the lists its values were checked against and
-Musterroll's own code. The next read of that sheet takes them (about 25 ms
-at 5,000 stands) instead of parsing, checking and converting it again:
-what was checked when the sheet was read is not checked again.
+Every command of a long campaign reads its latest roster, some twice: at
+5,000 stands, checking the part, parsing it and converting every cell took
+150-200 ms, a third of a command, and grows with the roster as play goes
+on. A sheet a command read is sealed: the next command reads the same
+bytes. So what the reader made of it is kept in the user's cache folder
+(``rows``): its cells as parsed (:meth:`automation.workbook.reader.Workbook.raw`),
+named by the sheet's part stamp (the CRC-32 and sizes of its part and of
+the shared strings, :meth:`~automation.workbook.reader.Workbook.part_stamp`),
+the installed parser and Musterroll's own code; and its rows as read for a
+kind of sheet (:meth:`~automation.workbook.reader.Workbook.read`: every value
+checked and converted), named by the same and the kind's columns and the
+lists its values were checked against. The next read of that sheet takes
+them (5-25 ms at 5,000 stands) instead of checking, parsing and converting
+it again: what was checked when the sheet was read is not checked again.
 
-Only rows that read without a problem are kept, of a master workbook read
-from its file (never a player's returned file, nor one read from an
-encrypted file), and only values :mod:`marshal` writes (text, numbers,
-Yes/No, empty: a sheet holding anything else is read each time). A file is
-the rows :mod:`marshal` wrote, then their SHA-256: a file cut short or
-changed is not taken. The :data:`KEPT` files last written or read are kept;
+Only what read without a problem is kept, of a master workbook read from
+its file (never a player's returned file, nor one read from an encrypted
+file, nor by verify: see :attr:`~automation.workbook.reader.Workbook.keep_reads`),
+and only values :mod:`marshal` writes (text, numbers, Yes/No, empty: a
+sheet holding a date cell is parsed each time). A file is what
+:mod:`marshal` wrote, then its SHA-256: a file cut short or changed is not
+taken. The :data:`KEPT` files of each kind last written or read are kept;
 ``MUSTERROLL_CACHE=off`` keeps nothing.
 """
 from __future__ import annotations
