@@ -24,11 +24,12 @@ or as many as the export used), and the files beside it go.
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from pathlib import Path
 
 from automation.errors import MusterrollError
 from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
-from automation.workbook.zipdir import Entry, plain_entries
+from automation.workbook.zipdir import Entry, data_start, plain_entries
 from automation.workbook.zipraw import EMPTY, Deflated, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
@@ -104,13 +105,11 @@ class PartStore:
         if held is None:
             return None
         data, e = held
-        at, name = e.header_offset, e.filename.encode("utf-8")
-        if data[at:at + 4] != b"PK\x03\x04" or e.compress_type != 8 or data[at + 30:at + 30 + len(name)] != name:
+        try:
+            start = data_start(lambda at, size: data[at:at + size], e)
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
             return None
-        start = at + 30 + len(name) + int.from_bytes(data[at + 28:at + 30], "little")
-        if data[at + 26:at + 28] != len(name).to_bytes(2, "little") or start + e.compress_size > e.end_offset:
-            return None
-        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size)
+        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size) if e.compress_type == 8 else None
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:

@@ -16,6 +16,7 @@ import os
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from automation.workbook.snapshot import Snapshot, as_file
@@ -65,6 +66,34 @@ class ZipDirectory:
             return part.read()
 
 
+def data_start(read: Callable[[int, int], bytes], info: Entry) -> int:
+    """Where part ``info``'s data starts, past its local header, as ``zipfile``
+    checks that header (its signature, the directory's flags, its name) and
+    that the data does not reach into the next part; ``read(at, size)``:
+    bytes of the zip. BadZipFile (NotImplementedError, RuntimeError for
+    flags it cannot read, UnicodeDecodeError for a name that is not text)
+    when it is not as the directory says."""
+    head = read(info.header_offset, _LOCAL.size)
+    if len(head) != _LOCAL.size or head[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile("Bad magic number for file header")
+    nlen, elen = _LOCAL.unpack(head)[9:]
+    raw = read(info.header_offset + _LOCAL.size, nlen)
+    flags = info.flag_bits  # (as zipfile: the directory's flags, not the local header's)
+    if flags & 0x20:
+        raise NotImplementedError("compressed patched data (flag bit 5)")
+    if flags & 0x40:
+        raise NotImplementedError("strong encryption (flag bit 6)")
+    if flags & 0x1:
+        raise RuntimeError(f"File {info.filename!r} is encrypted, password required for extraction")
+    name = raw.decode("utf-8" if flags & 0x800 else "cp437")
+    if name != info.filename:
+        raise zipfile.BadZipFile(f"File name in directory {info.filename!r} and header {raw!r} differ.")
+    start = info.header_offset + _LOCAL.size + nlen + elen
+    if start + info.compress_size > info.end_offset:
+        raise zipfile.BadZipFile(f"Overlapped entries: {info.filename!r} (possible zip bomb)")
+    return start
+
+
 class _Part:
     """One part's bytes, inflated as they are read, checked as ``zipfile`` checks them."""
 
@@ -72,25 +101,7 @@ class _Part:
         self._fp, self._info = fp, info
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
             raise NotImplementedError("That compression method is not supported")
-        fp.seek(info.header_offset)
-        head = fp.read(_LOCAL.size)
-        if len(head) != _LOCAL.size or head[:4] != b"PK\x03\x04":
-            raise zipfile.BadZipFile("Bad magic number for file header")
-        nlen, elen = _LOCAL.unpack(head)[9:]
-        raw = fp.read(nlen)
-        flags = info.flag_bits  # (as zipfile: the directory's flags, not the local header's)
-        if flags & 0x20:
-            raise NotImplementedError("compressed patched data (flag bit 5)")
-        if flags & 0x40:
-            raise NotImplementedError("strong encryption (flag bit 6)")
-        if flags & 0x1:
-            raise RuntimeError(f"File {info.filename!r} is encrypted, password required for extraction")
-        name = raw.decode("utf-8" if flags & 0x800 else "cp437")
-        if name != info.filename:
-            raise zipfile.BadZipFile(f"File name in directory {info.filename!r} and header {raw!r} differ.")
-        self._at = info.header_offset + _LOCAL.size + nlen + elen
-        if self._at + info.compress_size > info.end_offset:
-            raise zipfile.BadZipFile(f"Overlapped entries: {info.filename!r} (possible zip bomb)")
+        self._at = data_start(lambda at, size: (fp.seek(at), fp.read(size))[1], info)
         self._stored_left, self._left = info.compress_size, info.file_size
         self._inflate = zlib.decompressobj(-15) if info.compress_type == zipfile.ZIP_DEFLATED else None
         self._crc, self._checked = 0, False
@@ -189,4 +200,4 @@ def plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
     return [Entry(*e, following[e[4]]) for e in entries]
 
 
-__all__ = ["Entry", "ZipDirectory", "plain_entries", "read_directory"]
+__all__ = ["Entry", "ZipDirectory", "data_start", "plain_entries", "read_directory"]
