@@ -325,12 +325,14 @@ class Carried:
             digest = self._digests[key] = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         return self._held(what, f"{sheet}\x00{stamp}\x00{digest}", compute, sheet)
 
-    def _held(self, what: str, entry: str, compute: Callable[[], Any], sheet: str | None = None) -> Any:
+    def _held(self, what: str, entry: str, compute: Callable[[], Any], sheet: str | None = None,
+              fresh: bool = False) -> Any:
         """The entry ``entry`` (a sheet's name and stamp, and what else the
         derivation depends on) of ``what``, computed and kept when absent: a
         sheet of one name in copies that differ (two campaigns from one
         sample, two branches of one) has an entry for each. ``sheet``: the
-        sheet's name, the entry's first field (its file is found once)."""
+        sheet's name, the entry's first field (its file is found once).
+        ``fresh``: its file is not read to look for it (see :meth:`fresh`)."""
         if sheet is None:
             shard = shard_of(what, entry)
         elif (shard := self._shards.get((what, sheet))) is None:
@@ -344,11 +346,13 @@ class Carried:
             added = self._added.get(shard)
             if added is not None and entry in added:  # derived fresh this run: its file not read for it
                 return added[entry]
-            entries = self._entries(shard)
-        if entry in entries:
+            if not fresh:
+                entries = self._entries(shard)
+        if entries is not None and entry in entries:
             return entries[entry]
-        value = compute()
-        entries[entry] = self._added.setdefault(shard, {})[entry] = value
+        value = self._added.setdefault(shard, {})[entry] = compute()
+        if entries is not None:
+            entries[entry] = value
         self._changed.add(shard)
         return value
 
@@ -358,21 +362,10 @@ class Carried:
         being read to look for it, and kept as :meth:`get` keeps it (a run
         that derives a refit's sheets and reads nothing else of their files
         adds their entries beside each file, unread: :meth:`save`)."""
-        stamp = self._part_stamp(sheet) if self._part_stamp is not None else None
+        stamp = self.stamp(sheet)
         if stamp is None:
             return compute()
-        entry = f"{sheet}\x00{stamp}"
-        shard = shard_of(what, entry)
-        entries = self._loaded.get(shard)
-        added = self._added.setdefault(shard, {})
-        if entry in added or (entries is not None and entry in entries):
-            return self._held(what, entry, compute, sheet)
-        self._used.setdefault(shard, set()).add(entry)
-        value = added[entry] = compute()
-        if entries is not None:
-            entries[entry] = value
-        self._changed.add(shard)
-        return value
+        return self._held(what, f"{sheet}\x00{stamp}", compute, sheet, fresh=True)
 
     def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any],
              extend: Callable[[Any, int], Any] | None = None, carry_on: str | None = None) -> Any:

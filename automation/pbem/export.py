@@ -170,17 +170,16 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
         sources = [s.source for s in sourced]
         settings = json.dumps([sorted(secret.items()), sources], ensure_ascii=False)
 
-        def walked(start: int = 0, known: str = "") -> dict[str, Any]:
+        def walked(start: int = 0, known: frozenset[str] = frozenset()) -> dict[str, Any]:
             """The names in each sheet of ``sourced`` from ``start`` on, and
             the words of all of them (``known``: those of the sheets before)."""
             part = sourced[start:]
             # (a walk carried on walks a refit's sheets, whose rows are read for the export: their words are
             # found in them, and kept with the walk, not among every sheet's)
             each = [words_of(texts(s.rows)) if start else words_in(s) for s in part]
-            words = set(known.split(" ")) if known else set()
-            added = {w for found in each for w in found} - words
+            words = known.union(*each)
             return {"found": [found_in(s, w) for s, w in zip(part, each)], "names": sorted(n for n in secret if n),
-                    "sources": sources, "words": " ".join(filter(None, (known, " ".join(added))))}
+                    "sources": sources, "words": " ".join(sorted(words))}
         value = carried.walk("scrub", [s.name for s in sourced], settings, walked,
                              lambda before, n: _carried_on(before, n, sourced, names, found_in, walked),
                              carry_on=f"scrub:{side}")
@@ -228,14 +227,14 @@ def _carried_on(before: Any, n: int, sourced: Sequence[OutSheet], names: Names,
         return walked()
     was = set(old)
     now = {name for name in names.secret if name}
-    known = set(words.split(" ")) if words else set()
+    known = frozenset(words.split(" ")) if words else frozenset()
     if any(all(run in known for run in _WORD.findall(name)) for name in now - was):
         return walked()  # a new secret name may be in a sheet walked before
     gone = was - now
     kept = []
     for s, held in zip(sourced[:n], found):
         kept.append(found_in(s) if gone.intersection(held) else held)
-    value = walked(n, words)
+    value = walked(n, known)
     value["found"] = kept + value["found"]
     return value
 

@@ -215,10 +215,13 @@ def _walk(book: Any, names: Sequence[str], side: str, public: set[str], latest_o
             continue
         seen = None
         if carried is not None:
-            def rows(name: str = name, kind: SheetKind = kind) -> bool:
-                return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public)) is not None
-            seen = carried.fresh(f"rows:{side}", name, lambda name=name, kind=kind: side_view(
-                book, name, kind, side, public)) is not None if fresh else carried.get(f"seen:{side}", name, rows)
+            def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
+                return side_view(book, name, kind, side, public)
+            if fresh:
+                seen = carried.fresh(f"rows:{side}", name, view) is not None
+            else:
+                seen = carried.get(f"seen:{side}", name, lambda name=name, view=view: carried.get(
+                    f"rows:{side}", name, view) is not None)
         out.append([name, kind.id, seen, True])
     return out
 
