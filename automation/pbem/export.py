@@ -19,7 +19,6 @@ other side or for another campaign.
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -204,7 +203,7 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
                 replaced = json.dumps(sorted((n, secret[n]) for n in found), ensure_ascii=False)
                 suffixes[key] = "|scrubbed " + hashlib.sha256(replaced.encode("utf-8")).hexdigest()[:32]
             source += suffixes[key]
-        out.append(dataclasses.replace(s, rows=rows, source=source))
+        out.append(s.but(rows=rows, source=source))
     return out
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from automation.errors import MusterrollError
@@ -40,6 +41,19 @@ SEGMENTS = 8  # files of parts added beside the store before it is written anew 
 
 def part_key(*what: object) -> str:
     return hashlib.sha256(repr(what).encode("utf-8")).hexdigest()[:40]
+
+
+def part_keys(*common: object) -> Callable[..., str]:
+    """The keys of parts that share ``common`` (a layout), each named by what
+    else it depends on: ``common`` is hashed once (an export keys a part for
+    each of a long campaign's thousand sheets)."""
+    head = hashlib.sha256(repr(common).encode("utf-8"))
+
+    def key(*what: object) -> str:
+        digest = head.copy()
+        digest.update(b"\x00" + repr(what).encode("utf-8"))
+        return digest.hexdigest()[:40]
+    return key
 
 
 class PartStore:

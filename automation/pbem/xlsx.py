@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.pbem.partstore import JOINED, PartStore, part_key
+from automation.pbem.partstore import JOINED, PartStore, part_keys
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
@@ -30,6 +30,7 @@ from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
+WRITE_BUFFER = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,17 @@ class OutSheet:
     # Rows that work out their cells when read (automation.audit.player.CommittedRows) say their ``width`` and
     # ``last_cell(start, stop)`` without it, so a carried run's rows are never read.
     segments: Sequence[tuple[str, int]] = ()
+
+    def but(self, **changes: Any) -> OutSheet:
+        """This sheet with ``changes`` (as :func:`dataclasses.replace`, without
+        its checks: an export changes a field of each of a thousand sheets)."""
+        unknown = changes.keys() - self.__dict__.keys()
+        if unknown:
+            raise TypeError(f"OutSheet has no field {sorted(unknown)[0]!r}")
+        changed = object.__new__(OutSheet)
+        changed.__dict__.update(self.__dict__)
+        changed.__dict__.update(changes)
+        return changed
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
@@ -118,10 +130,10 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
     carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
     if parts is not None:
+        layout = part_keys(PART_FORMAT, xlsxwriter.__version__, context, ids)
         for index, sheet in enumerate(sheets, start=1):
             if sheet.form is None and sheet.source:
-                keys[index] = part_key(PART_FORMAT, xlsxwriter.__version__, context, sheet.source, sheet.tab,
-                                       sheet.widths, sheet.notes, sheet.dropdowns, ids)
+                keys[index] = layout(sheet.source, sheet.tab, sheet.widths, sheet.notes, sheet.dropdowns)
                 found = parts.get(keys[index])
                 if found is not None and index > 1:  # the first sheet is drawn: it is the one shown on opening
                     carried[index] = found
@@ -293,8 +305,8 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
     runs = [(what, count) for what, count in [*sheet.segments, ("", max(len(sheet.rows) - 1 - sum(
         n for _, n in sheet.segments), 0))] if count > 0]
     starts = list(itertools.accumulate((count for _, count in runs), initial=1))  # each run's first row, then the end
-    keys = [part_key(*layout, "rows", what, start, count) if what else ""
-            for (what, count), start in zip(runs, starts)]
+    run_key = part_keys(*layout, "rows")
+    keys = [run_key(what, start, count) if what else "" for (what, count), start in zip(runs, starts)]
     leading = next((i for i, key in enumerate(keys) if not key), len(keys))  # the runs from the first row with a key
     joined_keys = _joined_keys(layout, keys[:leading])
     done, joined = 0, None
@@ -406,6 +418,6 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
         titles.update({index: Titles.header_row(sheets[index - 1].name) for index in carried})
         source, replaced = layout(book, written, [s.name for s in sheets], list(drawn), titles, {**own, **carried})
     tmp = path.with_name(path.name + ".cells")
-    with tmp.open("wb") as out:
+    with tmp.open("wb", buffering=WRITE_BUFFER) as out:  # a long campaign's export: a thousand parts, few writes
         write_zip(out, source, replaced, set(), [])
     tmp.replace(path)

@@ -135,12 +135,14 @@ class Gate:
         self._marks: dict[str, int] = {}  # each part scanned whole: its count of "<"
         self._names: tuple[tuple[str, str], ...] | None | bool = False  # the defined names, when found (False: not yet)
         self._workbook: gatememo.Workbook | None | bool = False  # the workbook part's lists, when found (False: not yet)
-        key = gatememo.key_for(data, limits) if not limits.player else None
+        self.docs: Mapping[tuple[str, str], tuple] = {}  # where an append's parse places list parts' elements
+        key = self._key = gatememo.key_for(data, limits) if not limits.player else None
         found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
             self._checked, self._marks, self._names = set(found.checked), dict(found.marks), found.names
             self._workbook = found.workbook if found.workbook is not None else False
             self._found = {where: list(every) for where, every in found.lists.items()}
+            self.docs = found.docs  # (see automation.workbook.listfacts)
             self._lists_checked = found.checked
             return
         try:
@@ -150,6 +152,16 @@ class Gate:
         self._lists_checked = frozenset(self._checked)  # (the sheets checked later are not findings of the lists)
         if key is not None and (found := self.found()) is not None:  # (a list that cannot be read: refused when
             gatememo.keep(key, found)  # asked for, as without keeping)
+
+    def keep_docs(self, docs: Mapping[tuple[str, str], tuple]) -> None:
+        """Keep, with what was found in this file, where an append's parse of
+        its list parts placed their elements (``docs``, see
+        :mod:`automation.workbook.listfacts`): the next append to a file with
+        this directory takes them. Only a master's findings are kept."""
+        found = self.found() if self._key is not None else None
+        if found is not None:
+            self.docs = {**self.docs, **docs}
+            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))  # type: ignore[arg-type]
 
     def found(self) -> gatememo.Found | None:
         """What this gate found in the lists: the parts that passed, the
@@ -510,6 +522,27 @@ class _Targets(Mapping[str, tuple[str, ...]]):
                         found += [p for p in self._gate.resolve(target) if p not in found]
                 done = tuple(found)
             self._done[name] = done
+        return done
+
+    def every(self) -> Mapping[str, tuple[str, ...]]:
+        """Every sheet's parts, resolved at once: as :meth:`__getitem__` finds
+        them, a sheet with one plain target looked up directly (a command
+        that walks a long campaign's thousand sheets)."""
+        by_lower, done, targets = self._gate._by_lower, self._done, self._targets
+        for name, rids in self._rids.items():
+            if name in done:
+                continue
+            found = targets.get(rids[0], ()) if len(rids) == 1 else ()
+            if len(found) == 1 and PLAIN_PATH.fullmatch(target := found[0]):  # (resolve's first case, inline)
+                first, second = by_lower.get(target.lower()), by_lower.get("xl/" + target.lower())
+                if second is None or (first is not None and second.filename == first.filename):
+                    done[name] = (first.filename,) if first is not None else ()
+                elif first is None:
+                    done[name] = (second.filename,)
+                else:
+                    done[name] = (first.filename, second.filename)
+            else:
+                self[name]
         return done
 
     def __iter__(self) -> Iterator[str]:

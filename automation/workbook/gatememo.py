@@ -37,14 +37,14 @@ import hashlib
 import marshal
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"2 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"4 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
@@ -96,6 +96,9 @@ class Found:
     lists: Mapping[tuple[str, str], tuple[Attributes, ...]]
     names: tuple[tuple[str, str], ...] | None
     workbook: Workbook | None = None  # (None: the package has no xl/workbook.xml)
+    # where an append's parse of a list part places its elements, by (part, what it skips): carried by the
+    # append that wrote the part (automation.workbook.listfacts)
+    docs: Mapping[tuple[str, str], tuple] = field(default_factory=dict, compare=False)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
@@ -106,7 +109,8 @@ class Found:
         body = marshal.dumps((FORMAT, key, tuple(sorted(self.checked)), dict(self.marks),
                               tuple((part, local, tuple(every)) for (part, local), every in self.lists.items()),
                               None if self.names is None else tuple(self.names),
-                              None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels)))
+                              None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels),
+                              tuple((part, skip, facts) for (part, skip), facts in self.docs.items())))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
@@ -119,11 +123,11 @@ class Found:
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names, wb = marshal.loads(body)
+            form, kept_for, checked, marks, lists, names, wb, docs = marshal.loads(body)
             if form != FORMAT or kept_for != key:
                 return None
             return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
-                       None if wb is None else Workbook(*wb))
+                       None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs})
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -170,14 +174,16 @@ def keep(key: str, found: Found) -> None:
 
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,
              added: Mapping[tuple[str, str], Sequence[Attributes]], names: Sequence[tuple[str, str, str]],
-             changed: Mapping[tuple[str, str], Mapping[int, Attributes]] | None = None) -> Found | None:
+             changed: Mapping[tuple[str, str], Mapping[int, Attributes]] | None = None,
+             docs: Mapping[tuple[str, str], tuple] | None = None) -> Found | None:
     """The findings of a file made from the one of ``found`` by writing the
     list parts ``written`` (name -> bytes: each one that passed, with lines
     inserted into it and attributes set), whose lists gained the elements
     ``added`` (by part and local name, at their ends) and the defined names
     ``names`` ((name, localSheetId or "", text), at the end), and whose
     elements ``changed`` (by part and local name, then place in the list)
-    now have the attributes given. The workbook part's lists as an append
+    now have the attributes given; ``docs``: where an append's parse places
+    the elements of the parts written (see :attr:`Found.docs`). The workbook part's lists as an append
     reads them (:class:`Workbook`) change alike: its sheets as the list of
     ``xl/workbook.xml``'s ``sheet`` elements, its relationships as that of
     ``xl/_rels/workbook.xml.rels``'s ``Relationship`` elements.
@@ -217,7 +223,8 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
         rels = None if workbook.rels is None else (*workbook.rels, *added.get(rels_at, ()))
         children = workbook.children if not names else (workbook.children or 0) + len(names)
         workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
-    return Found(found.checked, marks, lists, (*found.names, *((n, t) for n, _, t in names)), workbook)
+    return Found(found.checked, marks, lists, (*found.names, *((n, t) for n, _, t in names)), workbook,
+                 {where: facts for where, facts in (docs or {}).items() if where[0] in written})
 
 
 __all__ = ["Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

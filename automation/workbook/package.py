@@ -73,6 +73,7 @@ from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.gatememo import Workbook
+from automation.workbook.listfacts import doc_from, facts_of, keep_doc, sheet_items, skip_key
 from automation.workbook.lock import writing
 from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
@@ -90,6 +91,7 @@ STRICT_NS = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 RELS_TYPE = "application/vnd.openxmlformats-package.relationships+xml"
 STYLES_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"
 LISTED = frozenset({"sheet", "definedName"})  # the long lists of workbook.xml, which an append reads from the gate
+RELATIONSHIP, OVERRIDE = frozenset({"Relationship"}), frozenset({"Override"})  # those of the rels and content types
 _ET_RID = f"{{{REL_NS}}}id"  # a sheet's r:id among the attributes ElementTree gives it
 
 # --------------------------------------------------------------------------- package
@@ -154,6 +156,7 @@ class _Package:
         self._rels: dict[str, list[_Rel]] = {}  # by part: the parsed documents are never changed in place
         self._sheets: list[_Sheet] | None = None
         self._sources: set[str] | None = None  # the parts with relationships, lower case
+        self.parsed: dict[tuple[str, str], tuple] = {}  # where parses with a skip placed the elements (listfacts)
         types = self.zip.get("[Content_Types].xml")
         main = next((r.target for r in self.rels("") if r.type.endswith("/officeDocument") and r.target), None)
         member = self.zip.get(main or "xl/workbook.xml")
@@ -197,7 +200,13 @@ class _Package:
         found = self._docs.get((part, frozenset())) or (self._docs.get((part, skip)) if keep is None else None)
         if found is None:
             self.gate.check_part(part)
-            found = parse_xml(self.zip.read(part), part, skip, keep)
+            facts = self.gate.docs.get((part, skip_key(skip))) if skip and keep is None else None
+            data = self.zip.read(part)
+            found = doc_from(part, data, facts) if facts is not None else None
+            if found is None:
+                found = parse_xml(data, part, skip, keep)
+                if skip and keep is None:  # kept with the gate's findings by an append (listfacts)
+                    self.parsed[(part, skip_key(skip))] = facts_of(found.root)
             if keep is None:
                 self._docs[(part, skip)] = found
         return found
@@ -304,6 +313,11 @@ class _Package:
         if self._listed() is not None:  # (else the part is, or must be, parsed whole)
             if not sheets and not names:
                 return self.shell, [], []
+            if not names:  # the sheets among the shell's (placed as an append kept it, or parsed, then kept)
+                holder = self.shell.root.find("sheets")
+                items = sheet_items(self.shell, holder, "sheet", [s.index for s in sheets]) if holder else None
+                if items is not None and [n.get("name") for n in items] == [s.name for s in sheets]:
+                    return self.shell, items, []
             want_sheets, want_names = {s.name for s in sheets}, {(n.name, n.local) for n in names}
             doc = self.doc(self.wb_part, LISTED, lambda local, attrs: (
                 attrs.get("name") in want_sheets if local == "sheet" else
@@ -455,8 +469,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     added: list[tuple[str, bytes, str | None]] = list(result.parts)
     rels_member = pkg.zip.get(pkg.wb_rels)
     wb, replaced_nodes, _ = pkg.located(lists, replaced)
-    rels_doc = pkg.doc(rels_member.name if rels_member else pkg.wb_rels, frozenset({"Relationship"}))
-    types = pkg.doc(pkg.types_part, frozenset({"Override"}))
+    rels_doc = pkg.doc(rels_member.name if rels_member else pkg.wb_rels, RELATIONSHIP)
+    types = pkg.doc(pkg.types_part, OVERRIDE)
     rel_ids = {r.id for r in pkg.rels(pkg.wb_part)}
     first = max([int(m.group(1)) for i in rel_ids if (m := re.fullmatch(r"rId(\d+)", i))] + [0]) + 1
     fresh = (f"rId{n}" for n in itertools.count(first) if f"rId{n}" not in rel_ids)
@@ -519,11 +533,18 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                                  types.root, CT_NS)
                         for name, ctype in ((n, c or RELS_TYPE) for n, _, c in added)
                         if defaults.get(name.rpartition(".")[2].lower()) != ctype)
+    rels_edits = [insert_child(rels_doc, rels_doc.root, rel_xml)]
+    types_edits = [insert_child(types, types.root, overrides)]
     replaced = {
         pkg.wb_part: wb.encode(apply_edits(wb.text, wb_edits)),
-        rels_doc.part: rels_doc.encode(apply_edits(rels_doc.text, [insert_child(rels_doc, rels_doc.root, rel_xml)])),
-        types.part: types.encode(apply_edits(types.text, [insert_child(types, types.root, overrides)])),
+        rels_doc.part: rels_doc.encode(apply_edits(rels_doc.text, rels_edits)),
+        types.part: types.encode(apply_edits(types.text, types_edits)),
     }
+    docs: dict[tuple[str, str], tuple] = {}  # where the next append's parse would place the lists' elements
+    for doc, skip, edits in ((wb, LISTED, wb_edits), (rels_doc, RELATIONSHIP, rels_edits),
+                             (types, OVERRIDE, types_edits)):
+        if pkg._docs.get((doc.part, skip)) is doc:  # parsed with what the next append skips
+            keep_doc(docs, doc, skip, edits)
     if pkg.zip.get(styles_part):
         replaced[styles_part] = result.styles
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
@@ -536,17 +557,20 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                        for kind, part, rid in new_rels]
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
-                     hidden)
+                     hidden, docs)
+    if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them
+        pkg.gate.keep_docs(pkg.parsed)
 
 
 def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
                  added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str, str]],
-                 hidden: Mapping[int, str]) -> None:
+                 hidden: Mapping[int, str], docs: Mapping[tuple[str, str], tuple] | None = None) -> None:
     """Keep what the gate of the file ``written`` would find in its lists
     (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,
     with the elements ``added`` at the ends of the lists, the defined names
     ``names``, and the sheets at the places of ``hidden`` kept very hidden
-    under the names given, when every sheet and relationship it listed is
+    under the names given, and where the lists' elements lie (``docs``,
+    see :mod:`automation.workbook.listfacts`), when every sheet and relationship it listed is
     one of the workbook's ``sheets`` and of the workbook part's
     relationships (so each is found at its place, and the new ones follow
     them all)."""
@@ -559,7 +583,7 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     changed = {(pkg.wb_part, "sheet"): {i: {**listed[i], "name": name, "state": "veryHidden"}
                                         for i, name in hidden.items()}}
     carried = gatememo.appended(found, parts, elements=limits.elements, namespaces=limits.namespaces, added=added,
-                                names=names, changed=changed)
+                                names=names, changed=changed, docs=docs)
     if carried is not None:
         gatememo.keep(gatememo.key_of(written.directory, limits), carried)
 

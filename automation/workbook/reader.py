@@ -29,6 +29,7 @@ from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
 MAX_CELLS = MASTER.cells  # the parser lays a sheet out densely: about 32 bytes a cell
 CACHE_CELLS = 500_000  # parsed cells kept for a second read
+EACH_STAMP = 32  # part stamps worked out one by one before every sheet's is (Workbook.part_stamp)
 
 
 def column_letter(index: int) -> str:
@@ -199,17 +200,27 @@ class Workbook:
         ``name`` is read from and of the shared strings its cells may point
         into (nothing is parsed): equal stamps, equal values. None when the
         sheet has no part. Worked out for each sheet when first asked for (a
-        command asks for a few of a long campaign's thousand sheets; verify,
-        for each it walks)."""
-        if name not in self._stamps:
+        command asks for a few of a long campaign's thousand sheets), and for
+        every sheet at once when :data:`EACH_STAMP` were (a command that walks
+        them: the export, verify)."""
+        stamps = self._stamps
+        if name not in stamps:
             info = self._gate.info
             if self._shared_stamp is None:
                 strings = info("xl/sharedStrings.xml")
                 self._shared_stamp = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
-            found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}"
-                     for p in self._gate.sheet_targets().get(name, ()) if (i := info(p)) is not None]
-            self._stamps[name] = "+".join(found) + self._shared_stamp if found else None
-        return self._stamps[name]
+            shared, targets = self._shared_stamp, self._gate.sheet_targets()
+            # a few sheets: each resolved when asked for; past that, a walk: every sheet's at once
+            asked = targets.every().items() if len(stamps) >= EACH_STAMP and hasattr(targets, "every") else \
+                [(name, targets.get(name, ()))]
+            for sheet, parts in asked:
+                if sheet in stamps:
+                    continue
+                found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for p in parts if (i := info(p)) is not None]
+                stamps[sheet] = "+".join(found) + shared if found else None
+            if name not in stamps:  # (a sheet the workbook does not list)
+                stamps[name] = None
+        return stamps[name]
 
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next

@@ -140,6 +140,20 @@ def _parser(part: str, encoding: str | None, separator: str | None = None) -> An
     return parser
 
 
+def decoded(data: bytes, part: str) -> tuple[str, str]:
+    """A part's text and the encoding it is in (UTF-8, with or without a
+    byte order mark, or UTF-16), as :func:`parse_xml` reads it."""
+    encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
+        "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
+    declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
+    if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
+        raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
+    try:
+        return data.decode(encoding), encoding
+    except (UnicodeError, LookupError, ValueError) as exc:
+        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
+
+
 def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset(),
               keep: Callable[[str, Mapping[str, str]], object] | None = None) -> XmlDoc:
     """Parse one XML part safely (expat: no document type, so no entities) and
@@ -159,15 +173,7 @@ def parse_xml(data: bytes, part: str, skip: frozenset[str] = frozenset(),
     name, attributes)`` is true are located and listed after all, with
     everything inside them: for a writer that changes a few items of a long
     list it knows (undo, the sheet a form replaces)."""
-    encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else \
-        "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
-    declared = re.match(rb"^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=[\"']([A-Za-z0-9._-]+)", data)
-    if declared and declared.group(1).lower().replace(b"-", b"") not in (b"utf8", b"utf16"):
-        raise WorkbookFileError(f"part {part} is in {declared.group(1).decode()}; Open XML parts are UTF-8 or UTF-16")
-    try:
-        text = data.decode(encoding)
-    except (UnicodeError, LookupError, ValueError) as exc:
-        raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
+    text, encoding = decoded(data, part)
     utf8 = data[3:] if encoding == "utf-8-sig" else data if encoding == "utf-8" else text.encode("utf-8")
     ascii_only = utf8.isascii()
     spot = [0, 0]  # the last (byte, character) offset converted: events come in document order
@@ -258,6 +264,27 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
         out += [text[pos:edit.start], edit.text]
         pos = edit.end
     return "".join(out) + text[pos:]
+
+
+def start_tag(text: str, at: int) -> tuple[str, dict[str, str], int, bool] | None:
+    """The start tag at ``at`` of a text that is well-formed XML (a part the
+    gate passed): its name, its attributes as expat gives them (white space
+    in a value made spaces, references resolved), where it ends and whether
+    it is empty (``<x/>``); None when no start tag is there, or one names an
+    attribute twice."""
+    found = _START_TAG.match(text, at)
+    if found is None:
+        return None
+    tag = found.group(0)
+    name = re.match(r"<([^\s/>]+)", tag).group(1)  # type: ignore[union-attr]
+    attrs: dict[str, str] = {}
+    for m in _ATTR.finditer(tag, len(name) + 1):
+        raw = m.group(2) if m.group(2) is not None else m.group(3)
+        raw = raw.replace("\r\n", " ").replace("\r", " ").replace("\n", " ").replace("\t", " ")
+        if m.group(1) in attrs:
+            return None
+        attrs[m.group(1)] = unescape(raw)
+    return name, attrs, found.end(), found.group(1) == "/"
 
 
 def set_attr(doc: XmlDoc, node: XNode, qname: str, value: str) -> Edit:

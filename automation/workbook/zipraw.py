@@ -163,6 +163,9 @@ class RawZip:
 
 
 EMPTY = RawZip("(new)", (), b"", {})
+_CENTRAL = struct.Struct("<8xHH4xIIIHHH8xI")  # a directory record's flags, method, CRC-32, sizes, name, extra and
+# comment lengths, and local record's offset
+_LOCAL = struct.Struct("<6xH18xHH")  # a local header's flags, name and extra lengths
 
 
 def parse_zip(data: Any, where: str) -> RawZip:
@@ -191,24 +194,24 @@ def parse_zip(data: Any, where: str) -> RawZip:
     if cd_off + cd_size != pos:
         raise refuse("the zip has unexpected bytes before or inside its directory")
     entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
-    at, total, names = cd_off, 0, set()
-    central = struct.Struct("<IHHHHHHIIIHHHHHII")
+    directory = bytes(view[cd_off:pos])  # copied once: its records are cut from it (a thousand, in a long campaign)
+    at, total, names = 0, 0, set()
     for _ in range(count):
-        if at + 46 > pos or view[at:at + 4] != b"PK\x01\x02":
+        if at + 46 > len(directory) or not directory.startswith(b"PK\x01\x02", at):
             raise refuse("the zip directory is damaged")
-        (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, mlen, _, _, _,
-         offset) = central.unpack_from(view, at)
-        raw_name = bytes(view[at + 46:at + 46 + nlen])
+        flags, method, crc, csize, usize, nlen, elen, mlen, offset = _CENTRAL.unpack_from(directory, at)
+        raw_name = directory[at + 46:at + 46 + nlen]
         # (a name in ASCII reads alike either way, and ASCII is decoded without a code page's table)
         name = raw_name.decode("ascii") if raw_name.isascii() else \
             raw_name.decode("utf-8" if flags & 0x800 else "cp437")
         lower = name.lower()
         total += usize
         # every check at once, its message made only for a member that fails one
-        if (0xFFFFFFFF in (csize, usize, offset) or (elen and has_zip64(view[at + 46 + nlen:at + 46 + nlen + elen]))
-                or flags & 0x41 or usize > MAX_MEMBER or total > MAX_TOTAL or lower in names):
+        if (csize == 0xFFFFFFFF or usize == 0xFFFFFFFF or offset == 0xFFFFFFFF or flags & 0x41 or usize > MAX_MEMBER
+                or (elen and has_zip64(directory[at + 46 + nlen:at + 46 + nlen + elen])) or total > MAX_TOTAL
+                or lower in names):
             for bad, why in (
-                (0xFFFFFFFF in (csize, usize, offset) or has_zip64(view[at + 46 + nlen:at + 46 + nlen + elen]),
+                (0xFFFFFFFF in (csize, usize, offset) or has_zip64(directory[at + 46 + nlen:at + 46 + nlen + elen]),
                  "uses ZIP64, which is not supported"),
                 (flags & 0x41, "is encrypted (password-protected workbooks cannot be edited)"),
                 (usize > MAX_MEMBER, f"declares {usize} bytes; over the 200 MB limit (zip bomb?)"),
@@ -219,16 +222,17 @@ def parse_zip(data: Any, where: str) -> RawZip:
                     raise refuse(f"member {name} {why}")
         names.add(lower)
         end_at = at + 46 + nlen + elen + mlen
-        entries.append((name, bytes(view[at:end_at]), method, crc, csize, usize, offset, raw_name))
+        entries.append((name, directory[at:end_at], method, crc, csize, usize, offset, raw_name))
         at = end_at
+    if at > len(directory):
+        raise refuse("the zip directory is damaged")
     starts = sorted({e[6] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
     members = []
     for name, central_record, method, crc, csize, usize, offset, raw_name in entries:
         if offset + 30 > cd_off or view[offset:offset + 4] != b"PK\x03\x04":
             raise refuse(f"member {name} has no local header where the directory says")
-        lflags, = struct.unpack_from("<H", view, offset + 6)
-        lnlen, lelen = struct.unpack_from("<HH", view, offset + 26)
+        lflags, lnlen, lelen = _LOCAL.unpack_from(view, offset)
         if lnlen != len(raw_name) or view[offset + 30:offset + 30 + lnlen] != raw_name:
             raise refuse(f"member {name} is named differently in its local header")
         data_start, following = 30 + lnlen + lelen, following_of[offset]

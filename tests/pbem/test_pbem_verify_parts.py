@@ -91,3 +91,35 @@ def test_a_stamp_is_worked_out_for_the_sheet_asked_for_alone(campaign):
     assert first is not None and list(book.gate.sheet_targets()._done) == ["Campaign"]  # no other sheet resolved
     assert all(book.part_stamp(name) == Workbook(book.path).part_stamp(name) for name in book.sheet_names)
     assert book.part_stamp("Campaign") == first and book.part_stamp("No such sheet") is None
+
+
+def test_a_walk_of_many_sheets_works_every_stamp_out_at_once_as_each_one_alone(campaign, monkeypatch):
+    import automation.workbook.reader as reader
+
+    path = campaign("dec26")
+    names = Workbook(path).sheet_names
+    assert len(names) > reader.EACH_STAMP
+    alone = {name: Workbook(path).part_stamp(name) for name in names}  # each from a reader asked for it alone
+    book = Workbook(path)
+    walked = {name: book.part_stamp(name) for name in names}
+    assert walked == alone and set(book.gate.sheet_targets()._done) == set(names)
+    assert book.part_stamp("No such sheet") is None
+
+
+def test_every_stamp_at_once_resolves_each_sheet_s_targets_as_one_by_one(tmp_path, monkeypatch):
+    """A target written from the package's root, not beside the workbook
+    part, resolves alike both ways (automation.workbook.gate._Targets.every)."""
+    import shutil
+    import zipfile
+
+    from tests.workbook.package_helpers import RICH, rezip
+
+    book = tmp_path / "book.xlsx"
+    shutil.copyfile(RICH, book)
+    with zipfile.ZipFile(book) as zf:
+        rels = zf.read("xl/_rels/workbook.xml.rels").decode()
+    rezip(book, {"xl/_rels/workbook.xml.rels": rels.replace('Target="worksheets/sheet1.xml"',
+                                                            'Target="/xl/worksheets/sheet1.xml"', 1).encode()})
+    one_by_one = Workbook(book).gate.sheet_targets()
+    expected = {name: one_by_one[name] for name in one_by_one}
+    assert Workbook(book).gate.sheet_targets().every() == expected

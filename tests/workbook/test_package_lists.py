@@ -110,8 +110,11 @@ def remove_last_batch_located_one_by_one(book: Path, monkeypatch: pytest.MonkeyP
         return remove_last_batch(book)
 
 
+@pytest.mark.parametrize("keeping", [False, True], ids=["nothing kept", "kept"])
 def test_an_append_locates_no_sheet_defined_name_relationship_or_content_type_override(
-        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        book: Path, monkeypatch: pytest.MonkeyPatch, keeping: bool) -> None:
+    if not keeping:
+        monkeypatch.setenv("MUSTERROLL_CACHE", "off")
     append_sheets(book, [report("Report 1")], "Refit 1")
     parsed: list[tuple[str, frozenset[str]]] = []
     parse = package.parse_xml
@@ -124,14 +127,19 @@ def test_an_append_locates_no_sheet_defined_name_relationship_or_content_type_ov
     append_sheets(book, [report("Report 2")], "Refit 2")
     lists = {part: skip for part, skip in parsed if part in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels",
                                                             "[Content_Types].xml")}
-    assert lists == {"xl/workbook.xml": frozenset({"sheet", "definedName"}),
-                     "xl/_rels/workbook.xml.rels": frozenset({"Relationship"}),
-                     "[Content_Types].xml": frozenset({"Override"})}
+    # the first append kept where the lists' elements lie in the parts it wrote (automation.workbook.listfacts):
+    # the second parses none of them
+    assert lists == ({} if keeping else {"xl/workbook.xml": frozenset({"sheet", "definedName"}),
+                                         "xl/_rels/workbook.xml.rels": frozenset({"Relationship"}),
+                                         "[Content_Types].xml": frozenset({"Override"})})
     assert [b.name for b in list_batches(book)] == ["Refit 1", "Refit 2"]
 
 
-def test_a_sheet_answered_elsewhere_is_replaced_locating_that_sheet_alone(
-        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("keeping", [False, True], ids=["nothing kept", "kept"])
+def test_a_sheet_answered_elsewhere_is_replaced_locating_no_other_sheet(
+        book: Path, monkeypatch: pytest.MonkeyPatch, keeping: bool) -> None:
+    if not keeping:
+        monkeypatch.setenv("MUSTERROLL_CACHE", "off")
     append_sheets(book, [report("Orders 1")], "Orders")
     append_sheets(book, [report("Orders 2")], "Orders")
     docs: list = []
@@ -139,15 +147,18 @@ def test_a_sheet_answered_elsewhere_is_replaced_locating_that_sheet_alone(
 
     def spy(data: bytes, part: str, skip: frozenset[str] = frozenset(), keep=None):  # type: ignore[no-untyped-def]
         found = parse(data, part, skip, keep)
-        docs.extend([found] if part == "xl/workbook.xml" else [])
+        docs.extend([(found, skip, keep)] if part == "xl/workbook.xml" else [])
         return found
 
     with monkeypatch.context() as m:
         m.setattr(package, "parse_xml", spy)
         append_sheets(book, [report("Orders 1", rows=[["Turn"], [7]])], "Answer", replace=["Orders 1"])
-    [wb] = docs
-    assert [n.get("name") for n in wb.root.find("sheets").children] == ["Orders 1"]
-    assert wb.root.find("definedNames").children == ()
+    if keeping:  # where the lists lie was kept by the append before: the sheet is found among the items
+        assert docs == []
+    else:  # the part is parsed once, its lists skipped; the sheet is found among the items of <sheets>
+        [(wb, skip, keep)] = docs
+        assert skip == frozenset({"sheet", "definedName"}) and keep is None
+        assert wb.root.find("sheets").children == () and wb.root.find("definedNames").children == ()
     names = sheet_names(book)
     assert names.count("Orders 1") == 1 and "_mr_0003_1" in names
     remove_last_batch(book)
