@@ -17,7 +17,7 @@ from automation.campaign.model import UMPIRE, Waiting
 from automation.engine.dice import CampaignKey
 from automation.pbem.carry import Carried
 from automation.pbem.planning import Planned
-from automation.pbem.reports import Header, kind_of, name_parts
+from automation.pbem.reports import Header, kind_of, kinds_ready, name_parts
 from automation.pbem.sidesheets import (
     Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
     visible_rows,
@@ -182,8 +182,9 @@ class BattlefrontView:
         (a ledger's lines carried once taken, see :mod:`automation.pbem.carry`)."""
         rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
         kinds, dates = tuple(system_kinds(self.system_id).values()), campaign_dates(book)
+        kind_named = kinds_ready(kinds).kind  # (one matcher for a long campaign's thousand names)
         for name in book.sheet_names:
-            kind = kind_of(name, kinds)
+            kind = kind_named(name)
             if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates, carried) is None:
                 continue
             if carried is None:
@@ -210,7 +211,8 @@ class BattlefrontView:
         names of the rosters read before carried as one set: removed stands
         stay secret without reading every roster again, see
         :meth:`automation.pbem.carry.Carried.fold`)."""
-        rosters = [name for name in book.sheet_names if (kind := kind_of(name)) is not None and kind.id == K.ROSTER.id]
+        kind_named = kinds_ready().kind
+        rosters = [name for name in book.sheet_names if (kind := kind_named(name)) is not None and kind.id == K.ROSTER.id]
         names = Carried.union(carried, "roster names", rosters, lambda name: roster_names(book, name))
         if planned is not None:
             for s in planned.run.state.roster.stands:

@@ -77,6 +77,7 @@ class Answered:
         self._book = book
         self._may_be_form = may_be_form
         self._unanswered: dict[str, bool] = {}
+        self._listed: tuple[tuple[int, int] | None, list[str]] = (None, [])  # the names listed, and of what list
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._book, name)
@@ -89,7 +90,10 @@ class Answered:
 
     @property
     def sheet_names(self) -> list[str]:
-        return [n for n in self._book.sheet_names if not self.is_unanswered(n)]
+        names = self._book.sheet_names
+        if self._listed[0] != (id(names), len(names)):  # (worked out once while the book's list stays as it is)
+            self._listed = ((id(names), len(names)), [n for n in names if not self.is_unanswered(n)])
+        return list(self._listed[1])
 
     def has(self, name: str) -> bool:
         return self._book.has(name) and not self.is_unanswered(name)
