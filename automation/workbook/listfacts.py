@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from automation.workbook.xmlparts import XML_NS, Edit, XmlDoc, XNode, decoded, start_tag
 
 _TAG_NAME = re.compile(r"<([^\s/>!?]+)")  # the name of each start tag in a text
-_AFTER_NAME = frozenset(" \t\r\n/>")  # what may follow an element's name in its start tag
 Facts = tuple  # (qname, start, inner_start, inner_end, end, children): plain values, which marshal keeps
 
 
