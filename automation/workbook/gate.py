@@ -127,7 +127,7 @@ class Gate:
         self.archive = open_zip(self.where, data, limits)
         self._by_lower = getattr(self.archive, "by_lower", None) or \
             {i.filename.lower(): i for i in self.archive.infolist()}
-        self._targets: Mapping[str, tuple[str, ...]] | None = None
+        self._targets: _Targets | None = None
         self._checked: set[str] = set()
         self._found: dict[tuple[str, str], list[Mapping[str, str]]] = {}
         self._kept: dict[str, bytes] = {}  # a list part's bytes as its scan inflated them, until parsed as a tree
@@ -441,7 +441,7 @@ class Gate:
 
     # ------------------------------------------------------------------ sheets
 
-    def sheet_targets(self) -> Mapping[str, tuple[str, ...]]:
+    def sheet_targets(self) -> _Targets:
         """Sheet name -> every part it may be read from (usually one)."""
         if self._targets is None:
             try:
@@ -450,7 +450,7 @@ class Gate:
                 raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
         return self._targets
 
-    def _sheet_targets(self) -> Mapping[str, tuple[str, ...]]:
+    def _sheet_targets(self) -> _Targets:
         rels_info = self.info("xl/_rels/workbook.xml.rels")
         targets: dict[str, list[str]] = {}
         for rel in self._elements(rels_info.filename, "Relationship") if rels_info else ():
@@ -511,39 +511,27 @@ class _Targets(Mapping[str, tuple[str, ...]]):
     def __getitem__(self, name: str) -> tuple[str, ...]:
         done = self._done.get(name)
         if done is None:
-            rids = self._rids[name]
-            targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
-            if len(rids) == 1 and len(targets) == 1:  # most sheets: one relationship, one target
-                done = self._gate.resolve(targets[0])
-            else:
-                found: list[str] = []
-                for rid in rids:
-                    for target in self._targets.get(rid, ()):
-                        found += [p for p in self._gate.resolve(target) if p not in found]
-                done = tuple(found)
-            self._done[name] = done
+            done = self._done[name] = self._resolved(self._rids[name])
         return done
 
     def every(self) -> Mapping[str, tuple[str, ...]]:
-        """Every sheet's parts, resolved at once: as :meth:`__getitem__` finds
-        them, a sheet with one plain target looked up directly (a command
-        that walks a long campaign's thousand sheets)."""
-        by_lower, done, targets = self._gate._by_lower, self._done, self._targets
+        """Every sheet's parts, resolved at once (a command that walks a long campaign's thousand sheets)."""
+        done = self._done
         for name, rids in self._rids.items():
-            if name in done:
-                continue
-            found = targets.get(rids[0], ()) if len(rids) == 1 else ()
-            if len(found) == 1 and PLAIN_PATH.fullmatch(target := found[0]):  # (resolve's first case, inline)
-                first, second = by_lower.get(target.lower()), by_lower.get("xl/" + target.lower())
-                if second is None or (first is not None and second.filename == first.filename):
-                    done[name] = (first.filename,) if first is not None else ()
-                elif first is None:
-                    done[name] = (second.filename,)
-                else:
-                    done[name] = (first.filename, second.filename)
-            else:
-                self[name]
+            if name not in done:
+                done[name] = self._resolved(rids)
         return done
+
+    def _resolved(self, rids: list[str]) -> tuple[str, ...]:
+        """The parts the relationships ``rids`` of a sheet name."""
+        targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
+        if len(targets) == 1:  # most sheets: one relationship, one target
+            return self._gate.resolve(targets[0])
+        found: list[str] = []
+        for rid in rids:
+            for target in self._targets.get(rid, ()):
+                found += [p for p in self._gate.resolve(target) if p not in found]
+        return tuple(found)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._rids)

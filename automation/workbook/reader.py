@@ -211,8 +211,7 @@ class Workbook:
                 self._shared_stamp = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
             shared, targets = self._shared_stamp, self._gate.sheet_targets()
             # a few sheets: each resolved when asked for; past that, a walk: every sheet's at once
-            asked = targets.every().items() if len(stamps) >= EACH_STAMP and hasattr(targets, "every") else \
-                [(name, targets.get(name, ()))]
+            asked = targets.every().items() if len(stamps) >= EACH_STAMP else [(name, targets.get(name, ()))]
             for sheet, parts in asked:
                 if sheet in stamps:
                     continue

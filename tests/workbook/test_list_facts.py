@@ -135,7 +135,7 @@ def test_appends_that_take_where_the_lists_lie_write_what_appends_that_parse_the
     assert with_facts == _chain(parsed, kind)
 
 
-def test_facts_kept_wrong_are_not_taken_and_the_append_parses(tmp_path: Path) -> None:
+def test_facts_kept_wrong_are_not_taken_and_the_append_parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     book, again = tmp_path / "book.xlsx", tmp_path / "again.xlsx"
     shutil.copyfile(RICH, book)
     append_sheets(book, [report("Report 1")], "Refit 1")
@@ -148,9 +148,6 @@ def test_facts_kept_wrong_are_not_taken_and_the_append_parses(tmp_path: Path) ->
     askew = {where: listfacts.shifted(facts, [Edit(0, 0, "  ")]) for where, facts in found.docs.items()}
     gatememo.keep(key, gatememo.Found(found.checked, found.marks, found.lists, found.names, found.workbook, askew))
     append_sheets(book, [report("Report 2")], "Refit 2")
-    os.environ[CACHE_SETTING] = "off"
-    try:
-        append_sheets(again, [report("Report 2")], "Refit 2")
-    finally:
-        del os.environ[CACHE_SETTING]
+    monkeypatch.setenv(CACHE_SETTING, "off")
+    append_sheets(again, [report("Report 2")], "Refit 2")
     assert contents(book) == contents(again)
