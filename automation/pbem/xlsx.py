@@ -415,7 +415,7 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
         own = {index: replaced.get(f"xl/worksheets/sheet{n}.xml") or written.deflated(f"xl/worksheets/sheet{n}.xml")
                or written.read(f"xl/worksheets/sheet{n}.xml") for index, n in small.items()}
         titles = {index: Titles.of(ws) for index, ws in drawn.items()}
-        titles.update({index: Titles.header_row(sheets[index - 1].name) for index in carried})
+        titles.update(zip(carried, Titles.header_rows([sheets[index - 1].name for index in carried])))
         source, replaced = layout(book, written, [s.name for s in sheets], list(drawn), titles, {**own, **carried})
     tmp = path.with_name(path.name + ".cells")
     with tmp.open("wb", buffering=WRITE_BUFFER) as out:  # a long campaign's export: a thousand parts, few writes

@@ -13,10 +13,9 @@ listed or zipped for a carried one.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from automation.errors import WorkbookFileError
 from automation.workbook.zipraw import Deflated, RawMember, RawZip
@@ -27,10 +26,10 @@ WORKSHEET_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relation
 WORKSHEET_CONTENT = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 
 
-@dataclasses.dataclass(frozen=True)
-class Titles:
+class Titles(NamedTuple):
     """What a sheet adds to the workbook's defined names, as XlsxWriter keeps
-    it: an autofilter, a print area and print titles (empty: none)."""
+    it: an autofilter, a print area and print titles (empty: none). (A named
+    tuple: an export makes one for each of a thousand carried sheets.)"""
 
     autofilter: str = ""
     print_area: str = ""
@@ -45,9 +44,20 @@ class Titles:
     @classmethod
     def header_row(cls, name: str) -> Titles:
         """A carried sheet's: its header row repeated on every page."""
-        from xlsxwriter.utility import quote_sheetname
+        return cls.header_rows([name])[0]
 
-        return cls(print_titles=f"{quote_sheetname(name)}!$1:$1")
+    @classmethod
+    def header_rows(cls, names: Sequence[str]) -> list[Titles]:
+        """:meth:`header_row` of each of ``names`` (an export carries a
+        thousand sheets). XlsxWriter quotes a name (``quote_sheetname``) that
+        holds a character other than a word character or "." whatever else
+        it holds, the first rule it checks: such a name (most sheets of a
+        campaign, named with spaces) is quoted here without its other rules."""
+        from xlsxwriter.utility import RE_QUOTE_RULE1, quote_sheetname
+
+        first_rule = RE_QUOTE_RULE1.search
+        return [cls("", "", ("'" + name.replace("'", "''") + "'!$1:$1") if first_rule(name) and name[:1] != "'"
+                    else f"{quote_sheetname(name)}!$1:$1") for name in names]
 
 
 def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int], titles: Mapping[int, Titles],
@@ -153,10 +163,11 @@ def _workbook(text: str, names: Sequence[str], defined: Sequence[list[Any]]) -> 
                      for i, name in enumerate(_escaped(names, w._escape_attributes), start=1))
     text = _replace_one(text, r"<sheets>.*?</sheets>", f"<sheets>{sheets}</sheets>", "xl/workbook.xml")
     hide = {0: "", 1: ' hidden="1"'}
-    defined = "".join(
-        f'<definedName name="{w._escape_attributes(name)}" localSheetId="{index}"{hide[hidden]}>'
-        f"{w._escape_control_characters(w._escape_data(value))}</definedName>"
-        for name, index, value, hidden in defined)
+    labels = {name: w._escape_attributes(name) for name, _, _, _ in defined}  # (a few: print titles, areas...)
+    values = _escaped([value for _, _, value, _ in defined],
+                      lambda text: w._escape_control_characters(w._escape_data(text)))
+    defined = "".join(f'<definedName name="{labels[name]}" localSheetId="{index}"{hide[hidden]}>{value}</definedName>'
+                      for (name, index, _, hidden), value in zip(defined, values))
     if "<definedNames>" in text:
         return _replace_one(text, r"<definedNames>.*?</definedNames>",
                             f"<definedNames>{defined}</definedNames>" if defined else "", "xl/workbook.xml")

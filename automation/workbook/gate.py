@@ -514,13 +514,25 @@ class _Targets(Mapping[str, tuple[str, ...]]):
             done = self._done[name] = self._resolved(self._rids[name])
         return done
 
-    def every(self) -> Mapping[str, tuple[str, ...]]:
-        """Every sheet's parts, resolved at once (a command that walks a long campaign's thousand sheets)."""
-        done = self._done
+    def every_entry(self) -> dict[str, tuple[Any, ...]]:
+        """Every sheet's parts as the zip directory lists them (their entries,
+        as :meth:`Gate.info` gives them), found at once: the part stamps of a
+        walk. A sheet with one plain target (every sheet Excel, LibreOffice or
+        Musterroll writes) is looked up directly, in the two places
+        :meth:`Gate.resolve` looks; any other is resolved as it resolves it."""
+        gate, targets, plain = self._gate, self._targets, PLAIN_PATH.fullmatch
+        by_lower, info = gate._by_lower, gate.info
+        found: dict[str, tuple[Any, ...]] = {}
         for name, rids in self._rids.items():
-            if name not in done:
-                done[name] = self._resolved(rids)
-        return done
+            one = targets.get(rids[0], ()) if len(rids) == 1 else ()
+            if len(one) == 1 and plain(one[0]):
+                lower = one[0].lower()
+                there, under = by_lower.get(lower), by_lower.get("xl/" + lower)
+                found[name] = (there, under) if there is not None and under is not None and there is not under else \
+                    (there,) if there is not None else (under,) if under is not None else ()
+            else:
+                found[name] = tuple(i for p in self[name] if (i := info(p)) is not None)
+        return found
 
     def _resolved(self, rids: list[str]) -> tuple[str, ...]:
         """The parts the relationships ``rids`` of a sheet name."""

@@ -132,22 +132,34 @@ def keep_doc(docs: dict[tuple[str, str], Facts], doc: XmlDoc, skip: frozenset[st
 
 
 # white space, then a start tag: its name, and "/" when it is empty
-_ITEM = re.compile(r"\s*(<([^\s/>!?]+)(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*(/?)>)")
+_ATTRIBUTES = r"(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*"
+_ITEMS: dict[str, re.Pattern[str]] = {}  # by the items' name: a run of empty elements so named, with white space
 
 
 def sheet_items(doc: XmlDoc, holder: XNode, local: str, wanted: Sequence[int]) -> list[XNode] | None:
     """The elements at places ``wanted`` among the items of ``holder`` (a
     list whose items a parse skipped), read from the text when every one is
     an empty ``local`` element of the holder's prefix, with white space alone
-    between them (as every program writes ``<sheets>``); else None."""
+    between them (as every program writes ``<sheets>``); else None. The list
+    is matched whole at once (a long campaign's lists a thousand sheets), and
+    the items are told apart by their ``<``: no other ``<`` can be in such a
+    list (an attribute's value holds none)."""
     qname = f"{holder.prefix}:{local}" if holder.prefix else local
-    text, at, starts = doc.text, holder.inner_start, []
-    while at < holder.inner_end and (found := _ITEM.match(text, at, holder.inner_end)) is not None:
-        if found.group(2) != qname or found.group(3) != "/":
-            return None
-        starts.append(found.start(1))
-        at = found.end()
-    if text[at:holder.inner_end].strip() or any(not 0 <= i < len(starts) for i in wanted):
+    items = _ITEMS.get(qname)
+    if items is None:
+        items = _ITEMS[qname] = re.compile(rf"(?:\s*<{re.escape(qname)}{_ATTRIBUTES}\s*/>)*\s*")
+    text = doc.text
+    if items.fullmatch(text, holder.inner_start, holder.inner_end) is None:
+        return None
+    starts, at = [], holder.inner_start
+    for i in sorted(set(wanted)):
+        while len(starts) <= i:
+            at = text.find("<", at, holder.inner_end)
+            if at < 0:
+                return None
+            starts.append(at)
+            at += 1
+    if any(i < 0 for i in wanted):
         return None
     out = []
     for i in wanted:

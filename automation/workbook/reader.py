@@ -211,12 +211,19 @@ class Workbook:
                 self._shared_stamp = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
             shared, targets = self._shared_stamp, self._gate.sheet_targets()
             # a few sheets: each resolved when asked for; past that, a walk: every sheet's at once
-            asked = targets.every().items() if len(stamps) >= EACH_STAMP else [(name, targets.get(name, ()))]
-            for sheet, parts in asked:
+            if len(stamps) >= EACH_STAMP:
+                asked = targets.every_entry().items()
+            else:
+                asked = [(name, tuple(i for p in targets.get(name, ()) if (i := info(p)) is not None))]
+            for sheet, entries in asked:
                 if sheet in stamps:
                     continue
-                found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for p in parts if (i := info(p)) is not None]
-                stamps[sheet] = "+".join(found) + shared if found else None
+                if len(entries) == 1:
+                    i = entries[0]
+                    stamps[sheet] = f"{i.CRC:08x}.{i.file_size}.{i.compress_size}{shared}"
+                else:
+                    found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for i in entries]
+                    stamps[sheet] = "+".join(found) + shared if found else None
             if name not in stamps:  # (a sheet the workbook does not list)
                 stamps[name] = None
         return stamps[name]

@@ -166,6 +166,9 @@ EMPTY = RawZip("(new)", (), b"", {})
 _CENTRAL = struct.Struct("<8xHH4xIIIHHH8xI")  # a directory record's flags, method, CRC-32, sizes, name, extra and
 # comment lengths, and local record's offset
 _LOCAL = struct.Struct("<6xH18xHH")  # a local header's flags, name and extra lengths
+# a member written anew: its local header and its directory record, up to its name (each packed in one step)
+_NEW_LOCAL = struct.Struct("<IHHHHHIIIHH")
+_NEW_CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
 
 
 def parse_zip(data: Any, where: str) -> RawZip:
@@ -325,6 +328,15 @@ def tail_start(source: RawZip, changed: set[str]) -> int | None:
     return None
 
 
+def _kept_fields(central: bytes) -> tuple[int, int, int, int, int, bytes]:
+    """What a part written anew keeps of directory record ``central``: the
+    system that made it, its time and date, its attributes and its comment."""
+    (made,), (time, date) = struct.unpack_from("<H", central, 4), struct.unpack_from("<HH", central, 12)
+    iattr, eattr = struct.unpack_from("<HI", central, 36)
+    nlen, elen, mlen = struct.unpack_from("<HHH", central, 28)
+    return made, time, date, iattr, eattr, bytes(central[46 + nlen + elen:46 + nlen + elen + mlen])
+
+
 def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated], removed: set[str],
               added: Sequence[tuple[str, bytes | Deflated]], *, last: frozenset[str] = frozenset(),
               keep_below: int = 0) -> Written:
@@ -339,6 +351,7 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
     and are not written; ``out`` receives what follows them, and every offset
     is of the whole file."""
     central = bytearray()
+    kept_fields: dict[bytes, tuple[int, int, int, int, int, bytes]] = {}
     written = keep_below
     new: dict[str, tuple[int, bytes, bytes]] = {}
     kept: list[tuple[str, bytes | None, RawMember | None]] = [
@@ -363,23 +376,25 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
         stored = data if isinstance(data, Deflated) else Deflated.of(data)
         body = stored.body
         raw_name = name.encode("utf-8")
-        made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
-        if like is not None:  # an edited part keeps its time stamp, attributes and comment
-            (made,), (time, date) = struct.unpack_from("<H", like.central, 4), \
-                struct.unpack_from("<HH", like.central, 12)
-            iattr, eattr = struct.unpack_from("<HI", like.central, 36)
-            nlen, elen, mlen = struct.unpack_from("<HHH", like.central, 28)
-            comment = like.central[46 + nlen + elen:46 + nlen + elen + mlen]
-        fields = struct.pack("<HHHHHIII", 20, 0 if raw_name.isascii() else 0x800, 8, time, date,
-                             stored.crc, len(body), stored.size)
-        head = b"PK\x03\x04" + fields + struct.pack("<HH", len(raw_name), 0) + raw_name
+        if like is None:
+            made, time, date, iattr, eattr, comment = 20, 0, 0x21, 0, 0, b""  # new parts: 1980-01-01, MS-DOS
+        else:  # an edited part keeps its time stamp, attributes and comment (read once for a record that many
+            # parts are modelled on: an export's carried sheets)
+            fields = kept_fields.get(like.central)
+            if fields is None:
+                fields = kept_fields[like.central] = _kept_fields(like.central)
+            made, time, date, iattr, eattr, comment = fields
+        flags = 0 if raw_name.isascii() else 0x800
+        head = _NEW_LOCAL.pack(0x04034B50, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
+                               len(raw_name), 0) + raw_name
         out.write(head)
         out.write(body)
         new[name.lower()] = (offset, head, body)
         written += len(head) + len(body)
-        central += (b"PK\x01\x02" + struct.pack("<H", made) + fields
-                    + struct.pack("<HHHHHII", len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
-                    + raw_name + comment)
+        central += _NEW_CENTRAL.pack(0x02014B50, made, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
+                                     len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
+        central += raw_name
+        central += comment
     if written + len(central) > 0xFFFFFFFF:
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
     eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), written,

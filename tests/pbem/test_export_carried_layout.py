@@ -97,3 +97,15 @@ def test_names_escaped_at_once_are_each_escaped_as_alone() -> None:
     for escape in (w._escape_attributes, lambda t: w._escape_control_characters(w._escape_data(t))):
         assert _escaped(names, escape) == [escape(name) for name in names]
         assert _escaped(["a/b", "c"], escape) == [escape("a/b"), escape("c")]  # (no sheet is so named)
+
+
+def test_carried_sheets_print_their_header_row_under_the_name_xlsxwriter_quotes() -> None:
+    from xlsxwriter.utility import quote_sheetname
+
+    from automation.pbem.xlsxcarry import Titles
+
+    names = [*NAMES, "A1", "XFD1048576", "XFE1", "R1C1", "RC", "R", "C12x", "Sheet.1", ".dot", "_under",
+             "'quoted'", "it's", "Roster", "R0C0", "ab-cd"]
+    expected = [Titles(print_titles=f"{quote_sheetname(name)}!$1:$1") for name in names]
+    assert Titles.header_rows(names) == expected
+    assert [Titles.header_row(name) for name in names] == expected

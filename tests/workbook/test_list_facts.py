@@ -96,6 +96,28 @@ def test_the_sheets_an_append_replaces_are_found_among_the_items_only_when_every
     assert listfacts.sheet_items(doc, holder, "sheet", [2]) is None
 
 
+@pytest.mark.parametrize("items, found", [
+    ("<x:sheet name='A' sheetId='1' r:id='rId1'/>\n\t<x:sheet name=\"B > 2\"  sheetId = \"2\" r:id=\"rId2\" />"
+     "\r\n<x:sheet name=\"C\" sheetId=\"3\" r:id=\"rId3\"/>  ", ["A", "C"]),
+    ("<x:sheet name=\"A\"/><x:sheet name=\"B\"></x:sheet><x:sheet name=\"C\"/>", None),  # an item not empty
+    ("<x:sheet name=\"A\"/><x:sheetX name=\"B\"/><x:sheet name=\"C\"/>", None),  # an item of another name
+    ("<x:sheet name=\"A\"/><sheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" name=\"B\"/>"
+     "<x:sheet name=\"C\"/>", None),  # another prefix
+    ("<x:sheet name=\"A\"/>text<x:sheet name=\"B\"/><x:sheet name=\"C\"/>", None),  # text between items
+    ("<x:sheet name=\"A\"/><x:sheet name=\"B\"/>", None),  # fewer items than asked for
+])
+def test_the_items_of_a_list_are_read_from_its_text_only_when_each_is_an_empty_sheet(items, found) -> None:
+    text = WORKBOOK[:WORKBOOK.index("<x:sheets>") + 10] + items + WORKBOOK[WORKBOOK.index("</x:sheets>"):]
+    doc = parse_xml(text.encode(), "xl/workbook.xml", LISTED)
+    got = listfacts.sheet_items(doc, doc.root.find("sheets"), "sheet", [2, 0])
+    assert (None if got is None else [n.get("name") for n in got][::-1]) == found
+    if got is not None:
+        whole = parse_xml(text.encode(), "xl/workbook.xml", frozenset({"definedName"}))
+        listed = whole.root.find("sheets").children
+        assert [(n.start, n.end, dict(n.attrs)) for n in got] == \
+            [(listed[i].start, listed[i].end, dict(listed[i].attrs)) for i in (2, 0)]
+
+
 def _chain(book: Path, kind: str) -> list[dict[str, bytes]]:
     """The workbook after each of a run of appends (sheets added, a form
     answered, names to escape) and an undo."""

@@ -79,6 +79,14 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     roster = state.roster
     own_roll = set(cut_off_units(state, ladder))
     changed = []
+    # each ME's results and panicked stands, found in one pass (not one pass of every result for each ME)
+    results_of: dict[str | None, list[StandResult]] = {}
+    for r in results.values():
+        results_of.setdefault(state.me_of.get(r.stand), []).append(r)
+    panicked_in: dict[str | None, int] = {}
+    for sid in state.panicked:
+        me_of_stand = state.me_of.get(sid)
+        panicked_in[me_of_stand] = panicked_in.get(me_of_stand, 0) + 1
     for me_id in sorted(state.fought):
         me = roster.mes.get(me_id)
         if me is None:
@@ -90,8 +98,8 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
         if not takers:
             entries.append(note(STEP, RULE, "every stand is cut off and rolls on its own", me.side, me_id, visible=me.side))
             continue
-        me_results = [r for r in results.values() if state.me_of.get(r.stand) == me_id]
-        panicked = sum(1 for sid in state.panicked if state.me_of.get(sid) == me_id)
+        me_results = results_of.get(me_id, [])
+        panicked = panicked_in.get(me_id, 0)
         lost = state.scenario_losses.get(me_id, 0)
         facts = _facts(me_results, panicked, casualty_condition(lost, me.breakpoint_base), frozenset(own_roll))
         result = dice.roll("bf.discipline_change", ("discipline", me.side, me_id), facts)
