@@ -34,7 +34,7 @@ from automation.pbem.carry import Carried
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, name_parts
 from automation.pbem.sidesheets import (
-    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
+    Decision, aliases, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, project, side_sheets, trim,
 )
 from automation.pbem.xlsx import Dropdown, OutSheet
 from automation.steps.abtf.state import Mode
@@ -258,7 +258,7 @@ class ABtFView:
                      carried: Carried | None = None) -> dict[str, str]:
         ids = self.unit_ids(book, planned, carried)
         own = ids.get(side, set())
-        return {n: alias(key, n) for other, found in ids.items() if other != side for n in found if n not in own}
+        return aliases(key, (n for other, found in ids.items() if other != side for n in found if n not in own))
 
     def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
                 carried: Carried | None = None) -> dict[str, str]:

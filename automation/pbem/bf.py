@@ -19,7 +19,7 @@ from automation.pbem.carry import Carried
 from automation.pbem.planning import Planned
 from automation.pbem.reports import Header, kind_of, kinds_ready, name_parts
 from automation.pbem.sidesheets import (
-    Decision, alias, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
+    Decision, alias, aliases, campaign_dates, campaign_kind, nothing_to_decide, own_sheet, side_rows, side_sheets, trim,
     visible_rows,
 )
 from automation.pbem.xlsx import Dropdown, OutSheet
@@ -223,7 +223,7 @@ class BattlefrontView:
                      carried: Carried | None = None) -> dict[str, str]:
         names = self.stand_names(book, planned, carried)
         own = names.get(side, set())
-        return {n: alias(key, n) for other, found in names.items() if other != side for n in found if n not in own}
+        return aliases(key, (n for other, found in names.items() if other != side for n in found if n not in own))
 
     def unalias(self, book: Any, planned: Planned | None, side: str, key: CampaignKey,
                 carried: Carried | None = None) -> dict[str, str]:

@@ -54,6 +54,19 @@ def alias(key: CampaignKey, name: str) -> str:
     return "enemy-" + hmac.new(key.secret, ALIAS_PREFIX + name.encode("utf-8"), hashlib.sha256).hexdigest()[:6]
 
 
+def aliases(key: CampaignKey, names: Iterable[str]) -> dict[str, str]:
+    """:func:`alias` of each of ``names``: the HMAC keyed once and taken on
+    from its prefix for each name (the enemy's every stand and ME a long
+    campaign has had: thousands, on every export)."""
+    keyed = hmac.new(key.secret, ALIAS_PREFIX, hashlib.sha256)
+    found = {}
+    for name in names:
+        mac = keyed.copy()
+        mac.update(name.encode("utf-8"))
+        found[name] = "enemy-" + mac.hexdigest()[:6]
+    return found
+
+
 # ------------------------------------------------------------------ filtering sheets
 
 def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
@@ -142,7 +155,9 @@ def project(kind: SheetKind, rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     top = header_row(rows, kind) if rows else 0
     h = Header.of(rows[top]) if rows else Header({})
     header = [c.name for c in kind.columns if c.name in h.positions]
-    return [list(header)] + [[h.get(r, c) for c in header] for r in rows[top + 1:]]
+    at = [h.positions[c] for c in header]  # (as Header.get takes each: a cell past the row's end or "" is None)
+    return [list(header)] + [[None if i >= n or (v := r[i]) == "" else v for i in at]
+                             for r in rows[top + 1:] for n in (len(r),)]
 
 
 def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterable[str], tab: dict[str, str],

@@ -207,3 +207,13 @@ def test_when_every_date_is_refitted_the_export_has_no_orders_sheet(capsys, camp
     assert info["Orders sheet"] == "(none)" and info["Date"] == "(campaign over)"
     code, _, err = run(capsys, "import", book, tmp_path / "r.xlsx")
     assert code == 2 and "every date's refit is done" in err
+
+
+def test_the_aliases_of_many_names_at_once_are_each_name_s_alias() -> None:
+    from automation.engine.dice import CampaignKey
+    from automation.pbem.sidesheets import alias, aliases
+
+    key = CampaignKey(bytes(range(32)))
+    names = ["G-1", "1/87 TB", "Ünïcödé ✓", "x" * 200, "R-T34-2", "G-1 "]
+    assert aliases(key, iter(names)) == {name: alias(key, name) for name in names}
+    assert aliases(CampaignKey(bytes(32)), names) != aliases(key, names)  # another campaign, other aliases
