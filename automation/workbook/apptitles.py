@@ -11,11 +11,25 @@ import itertools
 from typing import Any, Callable, Mapping, Sequence
 from xml.etree import ElementTree
 
-from automation.workbook.xmlparts import EP_NS, VT_NS, Edit, XmlDoc, XNode, escape_text, set_attr
+from automation.workbook.xmlparts import EP_NS, VT_NS, Edit, XmlDoc, XNode, apply_edits, escape_text, set_attr
 
 Parse = Callable[[frozenset[str], Callable[[str, Mapping[str, str]], object] | None], XmlDoc]
 LPSTR = frozenset({"lpstr"})
 _EP, _VT = f"{{{EP_NS}}}", f"{{{VT_NS}}}"
+
+
+def app_titles(pkg: Any, worksheets: Sequence[str], add: Sequence[str] = (),
+               remove: Sequence[str] = ()) -> dict[str, bytes]:
+    """docProps/app.xml of the package ``pkg`` (an append's or undo's:
+    :class:`automation.workbook.package._Package`), if it has one, with the
+    titles of the sheets ``add`` and without those of ``remove``, when its
+    titles list ``worksheets``; else nothing."""
+    app = pkg.part_of("extended-properties", source="")
+    if not app:
+        return {}
+    pkg.gate.check_part(app)
+    found = app_titles_edits(pkg.zip.read(app), lambda skip, keep: pkg.doc(app, skip, keep), worksheets, add, remove)
+    return {app: found[0].encode(apply_edits(found[0].text, found[1]))} if found is not None else {}
 
 
 def app_titles_edits(data: bytes, parse: Parse, worksheets: Sequence[str], add: Sequence[str] = (),
@@ -143,4 +157,4 @@ def _edits(doc: XmlDoc, count_node: XNode, titles_v: XNode, group: Mapping[int, 
                     set_attr(doc, titles_v, "size", str(size + changed))]
 
 
-__all__ = ["app_titles_edits"]
+__all__ = ["app_titles", "app_titles_edits"]

@@ -18,6 +18,7 @@ from automation.workbook.xmlparts import escape_text
 
 SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
 _DIMENSION = re.compile(r'<dimension ref="[A-Z0-9:]*"/>')
+_EXTENT = re.compile(r"A1(:([A-Z]{1,3})([1-9][0-9]*))?")
 _ESCAPED = re.compile("(_x[0-9a-fA-F]{4}_)")
 _CONTROL = re.compile(r"([\x00-\x08\x0b-\x1f])")
 
@@ -45,6 +46,18 @@ def extent(last_row: int, last_col: int) -> str:
     if last_row < 0 or (last_row, last_col) == (0, 0):
         return "A1"
     return f"A1:{column_letters(last_col + 1)[-1]}{last_row + 1}"
+
+
+def bounds(dimension: str) -> tuple[int, int]:
+    """The last row and column (1-based) of a ``<dimension>`` :func:`extent` wrote."""
+    found = _EXTENT.fullmatch(dimension)
+    if found is None:
+        raise ValueError(f"not an extent: {dimension!r}")
+    letters, row = found.group(2) or "A", int(found.group(3) or 1)
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - 64
+    return row, column
 
 
 def around(part: str, dimension: str, where: str) -> tuple[str, str]:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from typing import Any
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"4 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"5 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
@@ -85,7 +85,8 @@ class Workbook:
 @dataclass(frozen=True)
 class Found:
     """What the gate found in a file's lists: the parts that passed their scan
-    (``checked``), each whole-scanned part's count of ``<`` (``marks``), the
+    (``checked``; with them, the sheets an append wrote that pass the check
+    before a sheet is parsed), each whole-scanned part's count of ``<`` (``marks``), the
     attributes of each element of the lists the gate reads, by (part, local
     name), in document order (``lists``), and the workbook's defined names,
     (name, text) in order (None: the package's main part is not
@@ -175,7 +176,7 @@ def keep(key: str, found: Found) -> None:
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,
              added: Mapping[tuple[str, str], Sequence[Attributes]], names: Sequence[tuple[str, str, str]],
              changed: Mapping[tuple[str, str], Mapping[int, Attributes]] | None = None,
-             docs: Mapping[tuple[str, str], tuple] | None = None) -> Found | None:
+             docs: Mapping[tuple[str, str], tuple] | None = None, checked: Iterable[str] = ()) -> Found | None:
     """The findings of a file made from the one of ``found`` by writing the
     list parts ``written`` (name -> bytes: each one that passed, with lines
     inserted into it and attributes set), whose lists gained the elements
@@ -183,7 +184,11 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
     ``names`` ((name, localSheetId or "", text), at the end), and whose
     elements ``changed`` (by part and local name, then place in the list)
     now have the attributes given; ``docs``: where an append's parse places
-    the elements of the parts written (see :attr:`Found.docs`). The workbook part's lists as an append
+    the elements of the parts written (see :attr:`Found.docs`); ``checked``:
+    the sheet parts the append wrote whose cells it wrote itself, within the
+    limits (what :meth:`automation.workbook.gate.Gate.check_sheet` asks of
+    a sheet before it is parsed: the append knows how far their values
+    reach, and wrote no document type). The workbook part's lists as an append
     reads them (:class:`Workbook`) change alike: its sheets as the list of
     ``xl/workbook.xml``'s ``sheet`` elements, its relationships as that of
     ``xl/_rels/workbook.xml.rels``'s ``Relationship`` elements.
@@ -223,7 +228,8 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
         rels = None if workbook.rels is None else (*workbook.rels, *added.get(rels_at, ()))
         children = workbook.children if not names else (workbook.children or 0) + len(names)
         workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
-    return Found(found.checked, marks, lists, (*found.names, *((n, t) for n, _, t in names)), workbook,
+    return Found(found.checked | frozenset(checked), marks, lists, (*found.names, *((n, t) for n, _, t in names)),
+                 workbook,
                  {where: facts for where, facts in (docs or {}).items() if where[0] in written})
 
 

@@ -29,6 +29,11 @@ class Limits:
     namespaces: int  # namespace declarations of one part
     player: bool = False  # a file a player sends back (it may be encrypted with the password the export had)
 
+    def admits(self, rows: int, columns: int) -> bool:
+        """Whether a sheet whose values reach row ``rows`` and column ``columns``
+        is read (what :meth:`automation.workbook.gate.Gate.check_sheet` asks)."""
+        return rows <= self.rows and columns <= self.columns and rows * columns <= self.cells
+
 
 # A master only grows (a date adds its sheets): its file and its parts in all may grow large over
 # a thousand dates; no part is ever unpacked whole unless it is parsed, and each part is bounded.

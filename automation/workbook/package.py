@@ -68,9 +68,10 @@ from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook import gatememo, pkgfile, undoimage
-from automation.workbook.apptitles import app_titles_edits
+from automation.workbook.apptitles import app_titles
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
+from automation.workbook.cellxml import bounds
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.gatememo import Workbook
 from automation.workbook.listfacts import doc_from, facts_of, keep_doc, sheet_items, skip_key
@@ -368,19 +369,6 @@ def _paired(wanted: Sequence[Any], every: Sequence[Any], nodes: Sequence[XNode],
     return out
 
 
-def app_titles(pkg: _Package, worksheets: Sequence[str], add: Sequence[str] = (),
-               remove: Sequence[str] = ()) -> dict[str, bytes]:
-    """docProps/app.xml (its part, if the package has one) with the titles of
-    the sheets ``add`` and without those of ``remove``, when its titles list
-    ``worksheets`` (see :mod:`automation.workbook.apptitles`); else nothing."""
-    app = pkg.part_of("extended-properties", source="")
-    if not app:
-        return {}
-    pkg.gate.check_part(app)
-    found = app_titles_edits(pkg.zip.read(app), lambda skip, keep: pkg.doc(app, skip, keep), worksheets, add, remove)
-    return {app: found[0].encode(apply_edits(found[0].text, found[1]))} if found is not None else {}
-
-
 # --------------------------------------------------------------------------- files
 
 def file_digest(path: Path) -> str:
@@ -555,16 +543,19 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                        [g.name for g in result.sheets])
         rels_listed = [{"Id": rid, "Type": f"{REL_NS}/{kind}", "Target": posixpath.relpath(part, wb_dir)}
                        for kind, part, rid in new_rels]
+        # the sheets whose cells this append wrote are checked as the gate checks a sheet before it is parsed
+        checked = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
-                     hidden, docs)
+                     hidden, docs, checked)
     if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them
         pkg.gate.keep_docs(pkg.parsed)
 
 
 def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
                  added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str, str]],
-                 hidden: Mapping[int, str], docs: Mapping[tuple[str, str], tuple] | None = None) -> None:
+                 hidden: Mapping[int, str], docs: Mapping[tuple[str, str], tuple] | None = None,
+                 checked: Sequence[str] = ()) -> None:
     """Keep what the gate of the file ``written`` would find in its lists
     (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,
     with the elements ``added`` at the ends of the lists, the defined names
@@ -573,7 +564,8 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     see :mod:`automation.workbook.listfacts`), when every sheet and relationship it listed is
     one of the workbook's ``sheets`` and of the workbook part's
     relationships (so each is found at its place, and the new ones follow
-    them all)."""
+    them all); ``checked``: the new sheet parts that pass the check of a
+    sheet before it is parsed (:func:`gatememo.appended`)."""
     found = pkg.gate.found()
     listed = found.lists.get((pkg.wb_part, "sheet"), ()) if found is not None else ()
     if found is None or len(listed) != len(sheets) or any(listed[s.index].get("name") != s.name for s in sheets) or \
@@ -583,7 +575,7 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     changed = {(pkg.wb_part, "sheet"): {i: {**listed[i], "name": name, "state": "veryHidden"}
                                         for i, name in hidden.items()}}
     carried = gatememo.appended(found, parts, elements=limits.elements, namespaces=limits.namespaces, added=added,
-                                names=names, changed=changed, docs=docs)
+                                names=names, changed=changed, docs=docs, checked=checked)
     if carried is not None:
         gatememo.keep(gatememo.key_of(written.directory, limits), carried)
 

@@ -37,7 +37,7 @@ import posixpath
 import re
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from automation.errors import UsageError, WorkbookFileError
@@ -375,6 +375,8 @@ class Graft:
     parts: tuple[tuple[str, bytes, str | None], ...]
     sheets: tuple[GraftedSheet, ...]
     styles: bytes
+    # each new sheet part whose cells were written here (not by XlsxWriter): the extent of its cells
+    extents: Mapping[str, str] = field(default_factory=dict)
 
 
 def _new_name(name: str, taken: set[str], highest: dict[tuple[str, str], int] | None = None) -> str:
@@ -439,6 +441,7 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
     dxfs = {int(m.group(2)) for p in sheet_parts for m in re.finditer(dxf_ref, temp.read(p).decode())}
     new_styles, xf_map = merge_styles(temp.read("xl/styles.xml"), styles, used | {-1 - d for d in dxfs})
     parts: list[tuple[str, bytes, str | None]] = []
+    extents: dict[str, str] = {}
     for old, new in renamed.items():
         data = temp.read(old)
         if old in sheet_parts:
@@ -449,6 +452,7 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
                 rows, dimension, _ = cells[old]
                 rows = _CELL_STYLE.sub(lambda m: f'{m.group(1)}{xf_map[int(m.group(2))]}"', rows)
                 xml = splice(xml, rows, dimension, new)
+                extents[new] = dimension
             data = xml.encode()
         parts.append((new, data, overrides.get(old) or defaults.get(old.rpartition(".")[2].lower())))
         if rels_name(old) in temp.namelist():
@@ -457,7 +461,7 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
                      for rel, target in _targets(temp, old)]
             parts.append((rels_name(new), doc.encode(apply_edits(doc.text, edits)), None))
     grafted = tuple(GraftedSheet(s.name, renamed[p], s.hidden) for s, p in zip(sheets, sheet_parts))
-    return Graft(tuple(parts), grafted, new_styles)
+    return Graft(tuple(parts), grafted, new_styles, extents)
 
 
 def _rewrite_sheet(xml: str, placeholders: Mapping[str, str]) -> str:

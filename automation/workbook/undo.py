@@ -22,11 +22,10 @@ from typing import Iterable, Sequence
 
 from automation.errors import WorkbookError, WorkbookFileError
 from automation.workbook import pkgfile, undo_refs, undoimage
+from automation.workbook.apptitles import app_titles
 from automation.workbook.batches import RECORD
 from automation.workbook.lock import writing
-from automation.workbook.package import (
-    REL_NS, _Name, _Package, _Record, _Sheet, _finish, app_titles, hidden_name,
-)
+from automation.workbook.package import REL_NS, _Name, _Package, _Record, _Sheet, _finish, hidden_name
 from automation.workbook.sheetgraft import Edit, XmlDoc, XNode, apply_edits, rels_name, set_attr
 from automation.workbook.zipraw import parse_zip
 

@@ -6,6 +6,8 @@ a player's file and keeping turned off all leave the gate to check the lists
 whole."""
 from __future__ import annotations
 
+import dataclasses
+
 from package_helpers import *  # noqa: F403 - the shared helpers, fixture and imports
 
 from automation.cachesetting import CACHE_SETTING
@@ -68,7 +70,19 @@ def test_an_append_carries_forward_what_a_gate_finds_in_the_file_it_wrote(
     assert whole is not None
     carried = _kept(path)
     assert carried is not None, "the append kept what a gate of its file finds"
-    assert carried == whole
+    # with the sheets whose cells the appends wrote, checked as a gate checks a sheet before it is parsed
+    written = carried.checked - whole.checked
+    assert dataclasses.replace(carried, checked=whole.checked) == whole
+    with monkeypatch.context() as m:
+        m.setenv(CACHE_SETTING, "off")
+        fresh = Gate(str(path), path.read_bytes(), MASTER)
+        targets = fresh.sheet_targets()
+        appended = {part for sheet in [*SHEETS, *([report("Orders 5")] if replacing else [])]
+                    for part in targets[sheet.name]}
+        assert appended <= written <= {part for name in targets for part in targets[name]}
+        for name in targets:
+            if set(targets[name]) & written:
+                fresh.check_sheet(name)  # what they were spared, they pass
     names = dict(whole.names or ())
     assert whole.lists[("xl/workbook.xml", "sheet")][-1]["name"] == "Notes 9"
     assert any(name.startswith("_mr_batch_") for name in names)
@@ -87,7 +101,10 @@ def test_a_gate_of_a_file_that_passed_before_scans_and_parses_none_of_its_lists(
     assert again.defined_names(lambda name: name.startswith("_mr_batch_")) == \
         [(n, t) for n, t in names if n.startswith("_mr_batch_")]
     assert seen == []
-    again.check_sheet("Report 1")  # a sheet is still checked when it is read
+    again.check_sheet("Report 1")  # a sheet whose cells the append wrote was checked as it was written
+    assert seen == []
+    other = next(name for name in again.sheet_targets() if name != "Report 1")
+    again.check_sheet(other)  # any other sheet is still checked when it is read
     assert any(s.startswith("scan xl/worksheets/") for s in seen)
 
 
@@ -214,6 +231,32 @@ def test_an_append_to_a_file_whose_lists_were_found_before_builds_no_tree_of_the
         seen = _parsing_counted(m)
         append_sheets(book, [report("Report 2")], "Refit 2")
     assert not any(s.startswith(("tree ", "scan xl/workbook.xml", "scan xl/_rels/")) for s in seen), seen
-    assert _kept(book) == _found_whole(book, monkeypatch)
+    kept, whole = _kept(book), _found_whole(book, monkeypatch)
+    assert kept is not None and whole is not None
+    assert dataclasses.replace(kept, checked=whole.checked) == whole  # and the two reports' sheets checked
+    assert len(kept.checked - whole.checked) == 2
     assert [s.name for s in package._Package(str(book), book.read_bytes()).listing().sheets][-2:] == \
         ["Report 1", "Report 2"]
+
+
+def test_a_sheet_an_append_wrote_past_the_limits_is_checked_when_it_is_read(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from automation.workbook import gatezip
+
+    with monkeypatch.context() as m:
+        m.setattr(gatezip.Limits, "admits", lambda self, rows, columns: False)  # no sheet within the limits
+        append_sheets(book, [report("Report 1")], "Refit 1")
+    again = Gate(str(book), book.read_bytes(), MASTER)
+    seen = _parsing_counted(monkeypatch)
+    again.check_sheet("Report 1")
+    assert any(s.startswith("scan xl/worksheets/") for s in seen)
+
+
+def test_the_limits_admit_a_sheet_as_the_check_before_it_is_parsed_does() -> None:
+    from automation.workbook.cellxml import bounds, extent
+
+    assert MASTER.admits(6807, 19) and MASTER.admits(MASTER.rows, 1) and MASTER.admits(1, MASTER.columns)
+    assert not MASTER.admits(MASTER.rows + 1, 1) and not MASTER.admits(1, MASTER.columns + 1)
+    assert not MASTER.admits(MASTER.cells // 100 + 1, 100)  # within rows and columns, too many cells
+    assert [bounds(extent(r, c)) for r, c in [(-1, -1), (0, 0), (0, 5), (6806, 18), (9, 26), (1048575, 16383)]] == \
+        [(1, 1), (1, 1), (1, 6), (6807, 19), (10, 27), (1048576, 16384)]
