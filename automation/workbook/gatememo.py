@@ -23,7 +23,10 @@ and the lists it wrote are those that passed with its own lines inserted,
 which hold no DTD; each is counted again for ``<`` (elements) and ``xmlns``
 (namespace declarations) against the limits, so a list grown past them is
 left to the next gate to scan. So the command after a refit or an import
-opens the campaign without parsing its lists either.
+opens the campaign without parsing its lists either. The sheets whose cells
+the append wrote itself, within the limits, are kept as checked too (it knows
+how far their values reach and wrote no DTD): the first read of a refit's
+roster is not scanned for them.
 
 Only a master's findings are kept: a file a player sends back is always
 checked whole. Only the umpire's own machine keeps them, in the user's cache
