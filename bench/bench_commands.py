@@ -349,6 +349,8 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
     for stands in stands_list:
         rows: dict[str, Any] = {}
         for w in what:
+            if any((stands, d, w) not in found for d in dates):
+                continue  # (a naive baseline run in no round: --baseline-rounds 0)
             times = {d: statistics.median(x["s"] for x in found[(stands, d, w)]) for d in dates}
             rss = max(x["rss_mb"] for d in dates for x in found[(stands, d, w)])
             first, last = dates[0], dates[-1]
@@ -382,7 +384,7 @@ def text(report: dict[str, Any]) -> str:
              f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}; by round {m['load_by_round']}", ""]
     dates = report["dates"]
     for stands, rows in report["results"].items():
-        naive_rounds = report.get("baseline_rounds") or report["rounds"]
+        naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
         lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
                   f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
                   "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | CPU s "

@@ -57,3 +57,15 @@ def test_the_paired_ratio_is_the_median_of_each_round_s_own_ratio_not_the_ratio_
     row = bench.summarise({k: [{**x, "cpu": x["s"], "rss_mb": 50.0} for x in v] for k, v in found.items()},
                           [40], [1, 2], ("refit",))["40"]["refit"]
     assert row["paired_last_first"] == 1.3 and row["ratio_last_first"] == 1.5  # the medians: 1.5 / 1.0
+
+
+def test_baselines_run_in_no_round_are_left_out_of_the_summary() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bench_commands as bench
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    runs = [{"s": 1.0, "cpu": 1.0, "rss_mb": 50.0}]
+    found = {(40, d, w): runs for d in (1, 2) for w in ("refit", "floor")}
+    rows = bench.summarise(found, [40], [1, 2], ("refit", "floor", "openpyxl_save"))["40"]
+    assert set(rows) == {"refit", "floor"} and "openpyxl_save_to_refit" not in rows["refit"]
