@@ -24,7 +24,6 @@ or as many as the export used), and the files beside it go.
 from __future__ import annotations
 
 import hashlib
-import struct
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,6 @@ MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built aga
 JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
 JOINED_OTHERS = 2  # such parts kept for the campaign's other copies (the newest first), beside those used
 SEGMENTS = 8  # files of parts added beside the store before it is written anew with them
-_NAME_EXTRA = struct.Struct("<HH")  # a local header's name and extra field lengths
 
 
 def part_key(*what: object) -> str:
@@ -121,20 +119,11 @@ class PartStore:
         if held is None:
             return None
         data, e = held
-        if e.compress_type != 8:
+        try:
+            start = data_start(lambda at, size: data[at:at + size], e)
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
             return None
-        at, name = e.header_offset, e.filename.encode("utf-8")
-        if e.flag_bits & 0x861 == 0 and data.startswith(b"PK\x03\x04", at) and \
-                _NAME_EXTRA.unpack_from(data, at + 26) == (len(name), 0) and data.startswith(name, at + 30):
-            start = at + 30 + len(name)  # (as every part this store writes is headed: ASCII name, no extra field)
-            if start + e.compress_size > e.end_offset:
-                return None
-        else:
-            try:
-                start = data_start(lambda at, size: data[at:at + size], e)
-            except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
-                return None
-        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size)
+        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size) if e.compress_type == 8 else None
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:

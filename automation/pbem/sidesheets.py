@@ -51,7 +51,7 @@ def nothing_to_decide(waiting: Any, side: str) -> Decision:
 
 def alias(key: CampaignKey, name: str) -> str:
     """What a player sees instead of an enemy stand or ME name (stable for the campaign)."""
-    return "enemy-" + hmac.new(key.secret, ALIAS_PREFIX + name.encode("utf-8"), hashlib.sha256).hexdigest()[:6]
+    return aliases(key, (name,))[name]
 
 
 def aliases(key: CampaignKey, names: Iterable[str]) -> dict[str, str]:

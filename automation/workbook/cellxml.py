@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from automation.errors import WorkbookFileError
-from automation.workbook.gate import column_letter
+from automation.workbook.gate import column_letter, column_number
 from automation.workbook.xmlparts import escape_text
 
 SHORT_TEXT = 16_000  # ASCII text this long always fits a cell
@@ -53,11 +53,7 @@ def bounds(dimension: str) -> tuple[int, int]:
     found = _EXTENT.fullmatch(dimension)
     if found is None:
         raise ValueError(f"not an extent: {dimension!r}")
-    letters, row = found.group(2) or "A", int(found.group(3) or 1)
-    column = 0
-    for letter in letters:
-        column = column * 26 + ord(letter) - 64
-    return row, column
+    return int(found.group(3) or 1), column_number(found.group(2) or "A")
 
 
 def around(part: str, dimension: str, where: str) -> tuple[str, str]:

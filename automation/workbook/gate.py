@@ -100,6 +100,14 @@ def column_letter(number: int) -> str:
     return out
 
 
+def column_number(letters: str) -> int:
+    """A -> 1, AA -> 27 (upper-case letters)."""
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
 PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
 """A relative target with nothing to decode or normalise: names of letters, digits, ``_``, ``-`` and
 inner dots (no ``.`` or ``..`` segment, no ``%``, ``\\``, ``//`` or leading ``/``)."""
@@ -246,13 +254,9 @@ class Gate:
         """Every part a relationship ``target`` (relative to folder ``base``) may
         name: as the reader takes it (``/`` = package root, otherwise under
         ``base``, case-insensitive), and %-decoded and normalised as well."""
-        found: list[str] = []
         if PLAIN_PATH.fullmatch(target) and base == "xl":  # nothing to decode or normalise: the two places it may name
-            for t in (target, "xl/" + target):
-                info = self._by_lower.get(t.lower())
-                if info is not None and info.filename not in found:
-                    found.append(info.filename)
-            return tuple(found)
+            return tuple(info.filename for info in self._plain_entries(target))
+        found: list[str] = []
         for raw in dict.fromkeys((target, unquote(target))):
             raw = raw.replace("\\", "/")
             tries = [raw[1:]] if raw.startswith("/") else [raw, posixpath.join(base, raw)]
@@ -262,6 +266,16 @@ class Gate:
                 if info is not None and info.filename not in found:
                     found.append(info.filename)
         return tuple(found)
+
+    def _plain_entries(self, target: str) -> tuple[Entry | zipfile.ZipInfo, ...]:
+        """The parts a plain relationship ``target`` (:data:`PLAIN_PATH`, from
+        the workbook part) may name, as the directory lists them: beside the
+        workbook part and from the package's root, case-insensitively."""
+        lower = target.lower()
+        there, under = self._by_lower.get(lower), self._by_lower.get("xl/" + lower)
+        if there is None or under is None:
+            return (there,) if there is not None else (under,) if under is not None else ()
+        return (there, under)
 
     def _check_structure(self) -> None:
         if self.info("[Content_Types].xml") is None or self.info("xl/workbook.xml") is None:
@@ -518,20 +532,16 @@ class _Targets(Mapping[str, tuple[str, ...]]):
         """Every sheet's parts as the zip directory lists them (their entries,
         as :meth:`Gate.info` gives them), found at once: the part stamps of a
         walk. A sheet with one plain target (every sheet Excel, LibreOffice or
-        Musterroll writes) is looked up directly, in the two places
-        :meth:`Gate.resolve` looks; any other is resolved as it resolves it."""
+        Musterroll writes) takes the entries :meth:`Gate.resolve` finds its
+        parts by; any other is resolved as it resolves it."""
         gate, targets, plain = self._gate, self._targets, PLAIN_PATH.fullmatch
-        by_lower, info = gate._by_lower, gate.info
         found: dict[str, tuple[Any, ...]] = {}
         for name, rids in self._rids.items():
             one = targets.get(rids[0], ()) if len(rids) == 1 else ()
             if len(one) == 1 and plain(one[0]):
-                lower = one[0].lower()
-                there, under = by_lower.get(lower), by_lower.get("xl/" + lower)
-                found[name] = (there, under) if there is not None and under is not None and there is not under else \
-                    (there,) if there is not None else (under,) if under is not None else ()
+                found[name] = gate._plain_entries(one[0])
             else:
-                found[name] = tuple(i for p in self[name] if (i := info(p)) is not None)
+                found[name] = tuple(i for p in self[name] if (i := gate.info(p)) is not None)
         return found
 
     def _resolved(self, rids: list[str]) -> tuple[str, ...]:

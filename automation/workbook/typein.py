@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from automation.errors import UsageError, WorkbookFileError
-from automation.workbook.gate import column_letter
+from automation.workbook.gate import column_letter, column_number
 from automation.workbook.package import _finish, _open_for_change
 from automation.workbook.xmlparts import XNode, XmlDoc, escape_attr, escape_text
 
@@ -19,18 +19,11 @@ Value = str | int | float | None
 _CELL = re.compile(r"^([A-Z]{1,3})([1-9][0-9]{0,6})$")
 
 
-def _column(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
 def _split(ref: str, sheet: str) -> tuple[int, int]:
     m = _CELL.match(ref)
     if m is None:
         raise UsageError(f"{sheet}!{ref}: not a cell reference (like B5)")
-    return int(m.group(2)), _column(m.group(1))
+    return int(m.group(2)), column_number(m.group(1))
 
 
 def _cell_xml(tag: str, ref: str, style: str | None, value: Value) -> str:
@@ -134,7 +127,7 @@ def _widen_dimension(doc: XmlDoc, text: str, by_row: Mapping[int, Mapping[int, V
     m1, m2 = _CELL.match(first), _CELL.match(last)
     if not (m1 and m2):
         return text
-    r1, c1, r2, c2 = int(m1.group(2)), _column(m1.group(1)), int(m2.group(2)), _column(m2.group(1))
+    r1, c1, r2, c2 = int(m1.group(2)), column_number(m1.group(1)), int(m2.group(2)), column_number(m2.group(1))
     rows = list(by_row)
     cols = [c for v in by_row.values() for c in v]
     r1, c1, r2, c2 = min(r1, *rows), min(c1, *cols), max(r2, *rows), max(c2, *cols)

@@ -20,10 +20,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from automation.workbook.snapshot import Snapshot, as_file
-from automation.workbook.zipraw import end_record
+from automation.workbook.zipraw import DIRECTORY_RECORD, LOCAL_HEADER, end_record
 
-_CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
-_LOCAL = struct.Struct("<IHHHHHIIIHH")
 _CHUNK = 1 << 20
 
 
@@ -73,11 +71,11 @@ def data_start(read: Callable[[int, int], bytes], info: Entry) -> int:
     bytes of the zip. BadZipFile (NotImplementedError, RuntimeError for
     flags it cannot read, UnicodeDecodeError for a name that is not text)
     when it is not as the directory says."""
-    head = read(info.header_offset, _LOCAL.size)
-    if len(head) != _LOCAL.size or head[:4] != b"PK\x03\x04":
+    head = read(info.header_offset, LOCAL_HEADER.size)
+    if len(head) != LOCAL_HEADER.size or head[:4] != b"PK\x03\x04":
         raise zipfile.BadZipFile("Bad magic number for file header")
-    nlen, elen = _LOCAL.unpack(head)[9:]
-    raw = read(info.header_offset + _LOCAL.size, nlen)
+    nlen, elen = LOCAL_HEADER.unpack(head)[9:]
+    raw = read(info.header_offset + LOCAL_HEADER.size, nlen)
     flags = info.flag_bits  # (as zipfile: the directory's flags, not the local header's)
     if flags & 0x20:
         raise NotImplementedError("compressed patched data (flag bit 5)")
@@ -88,7 +86,7 @@ def data_start(read: Callable[[int, int], bytes], info: Entry) -> int:
     name = raw.decode("utf-8" if flags & 0x800 else "cp437")
     if name != info.filename:
         raise zipfile.BadZipFile(f"File name in directory {info.filename!r} and header {raw!r} differ.")
-    start = info.header_offset + _LOCAL.size + nlen + elen
+    start = info.header_offset + LOCAL_HEADER.size + nlen + elen
     if start + info.compress_size > info.end_offset:
         raise zipfile.BadZipFile(f"Overlapped entries: {info.filename!r} (possible zip bomb)")
     return start
@@ -179,7 +177,7 @@ def plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
         return None
     entries: list[tuple[str, int, int, int, int, int, int]] = []
     at = cd_off
-    unpack = _CENTRAL.unpack_from
+    unpack = DIRECTORY_RECORD.unpack_from
     for _ in range(count):
         if at + 46 > pos:
             return None

@@ -166,9 +166,10 @@ EMPTY = RawZip("(new)", (), b"", {})
 _CENTRAL = struct.Struct("<8xHH4xIIIHHH8xI")  # a directory record's flags, method, CRC-32, sizes, name, extra and
 # comment lengths, and local record's offset
 _LOCAL = struct.Struct("<6xH18xHH")  # a local header's flags, name and extra lengths
-# a member written anew: its local header and its directory record, up to its name (each packed in one step)
-_NEW_LOCAL = struct.Struct("<IHHHHHIIIHH")
-_NEW_CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
+# every field of a local header and of a directory record, up to the name (the gate's zip reader reads them so,
+# automation.workbook.zipdir; a member written anew is packed in one step)
+LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")
+DIRECTORY_RECORD = struct.Struct("<IHHHHHHIIIHHHHHII")
 
 
 def parse_zip(data: Any, where: str) -> RawZip:
@@ -331,9 +332,7 @@ def tail_start(source: RawZip, changed: set[str]) -> int | None:
 def _kept_fields(central: bytes) -> tuple[int, int, int, int, int, bytes]:
     """What a part written anew keeps of directory record ``central``: the
     system that made it, its time and date, its attributes and its comment."""
-    (made,), (time, date) = struct.unpack_from("<H", central, 4), struct.unpack_from("<HH", central, 12)
-    iattr, eattr = struct.unpack_from("<HI", central, 36)
-    nlen, elen, mlen = struct.unpack_from("<HHH", central, 28)
+    _, made, _, _, _, time, date, _, _, _, nlen, elen, mlen, _, iattr, eattr, _ = DIRECTORY_RECORD.unpack_from(central)
     return made, time, date, iattr, eattr, bytes(central[46 + nlen + elen:46 + nlen + elen + mlen])
 
 
@@ -385,13 +384,13 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
                 fields = kept_fields[like.central] = _kept_fields(like.central)
             made, time, date, iattr, eattr, comment = fields
         flags = 0 if raw_name.isascii() else 0x800
-        head = _NEW_LOCAL.pack(0x04034B50, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
+        head = LOCAL_HEADER.pack(0x04034B50, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
                                len(raw_name), 0) + raw_name
         out.write(head)
         out.write(body)
         new[name.lower()] = (offset, head, body)
         written += len(head) + len(body)
-        central += _NEW_CENTRAL.pack(0x02014B50, made, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
+        central += DIRECTORY_RECORD.pack(0x02014B50, made, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
                                      len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
         central += raw_name
         central += comment

@@ -210,10 +210,15 @@ def test_when_every_date_is_refitted_the_export_has_no_orders_sheet(capsys, camp
 
 
 def test_the_aliases_of_many_names_at_once_are_each_name_s_alias() -> None:
+    import hashlib
+    import hmac
+
     from automation.engine.dice import CampaignKey
-    from automation.pbem.sidesheets import alias, aliases
+    from automation.pbem.sidesheets import ALIAS_PREFIX, alias, aliases
 
     key = CampaignKey(bytes(range(32)))
     names = ["G-1", "1/87 TB", "Ünïcödé ✓", "x" * 200, "R-T34-2", "G-1 "]
-    assert aliases(key, iter(names)) == {name: alias(key, name) for name in names}
+    expected = {name: "enemy-" + hmac.new(key.secret, ALIAS_PREFIX + name.encode("utf-8"), hashlib.sha256)
+                .hexdigest()[:6] for name in names}  # the HMAC of the prefixed name, keyed by the campaign's secret
+    assert aliases(key, iter(names)) == expected and {name: alias(key, name) for name in names} == expected
     assert aliases(CampaignKey(bytes(32)), names) != aliases(key, names)  # another campaign, other aliases
