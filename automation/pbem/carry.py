@@ -230,6 +230,7 @@ class Carried:
         self._changed: set[_Shard] = set()
         self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
         self._digests: dict[str, str] = {}  # each key of get_keyed, hashed
+        self._fresh: set[str] = set()  # the sheets derived fresh this run (see fresh)
 
     @classmethod
     def of(cls, book: Any, *context: Any) -> Carried:
@@ -335,8 +336,10 @@ class Carried:
         ``fresh``: its file is not read to look for it (see :meth:`fresh`)."""
         if sheet is None:
             shard = shard_of(what, entry)
-        elif (shard := self._shards.get((what, sheet))) is None:
-            shard = self._shards[(what, sheet)] = shard_of(what, entry)
+        else:
+            if (shard := self._shards.get((what, sheet))) is None:
+                shard = self._shards[(what, sheet)] = shard_of(what, entry)
+            fresh = fresh or sheet in self._fresh
         used = self._used.get(shard)
         if used is None:
             used = self._used[shard] = set()
@@ -361,10 +364,14 @@ class Carried:
         (a refit's, found by a walk carried on): computed without its file
         being read to look for it, and kept as :meth:`get` keeps it (a run
         that derives a refit's sheets and reads nothing else of their files
-        adds their entries beside each file, unread: :meth:`save`)."""
+        adds their entries beside each file, unread: :meth:`save`). The
+        sheet's other derivations this run are worked out so too (the rolls
+        an export shows of a refit's sheet: no earlier run derived those
+        either)."""
         stamp = self.stamp(sheet)
         if stamp is None:
             return compute()
+        self._fresh.add(sheet)
         return self._held(what, f"{sheet}\x00{stamp}", compute, sheet, fresh=True)
 
     def walk(self, what: str, sheets: Sequence[str], settings: str, compute: Callable[[], Any],

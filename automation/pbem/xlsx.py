@@ -401,7 +401,9 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
         part, where = written.read(name).decode("utf-8"), f"{path}: sheet {index}"
         if all(isinstance(p, str) for p in pieces):
             text = splice(part, "".join(p for p in pieces if isinstance(p, str)), dimension, where)
-            stored = Deflated.of(text.encode("utf-8"))
+            # a sealed sheet's part is kept and copied into the exports after this one; any other (the latest
+            # roster's view, the Export sheet) is drawn anew by each export: deflated fast (pkgfile.LAST's level)
+            stored = Deflated.of(text.encode("utf-8"), 6 if sheets[index - 1].source else 1)
         else:  # carried runs of rows: the part is joined from deflated pieces
             before, after = around(part, dimension, where)
             joined = [Piece.of(before).checked()]

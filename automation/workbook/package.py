@@ -76,6 +76,7 @@ from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.gatememo import Workbook
 from automation.workbook.listfacts import doc_from, facts_of, keep_doc, sheet_items, skip_key
 from automation.workbook.lock import writing
+from automation.workbook.xmlparts import inserted_well_formed
 from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
     MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
@@ -383,9 +384,9 @@ def _open_for_change(path: Path, expected_digest: str | None, read: Gate | None 
 
 
 def _finish(path: Path, real: Path, before: bytes, pkg: _Package, replaced: dict[str, bytes],
-            removed: set[str], added: Sequence[tuple[str, bytes]]) -> Written:
+            removed: set[str], added: Sequence[tuple[str, bytes]], checked: frozenset[str] = frozenset()) -> Written:
     """The workbook replaced by ``pkg`` changed (see :func:`automation.workbook.pkgfile.replace`)."""
-    return pkgfile.replace(path, real, before, pkg.zip, replaced, removed, added)
+    return pkgfile.replace(path, real, before, pkg.zip, replaced, removed, added, checked)
 
 
 # --------------------------------------------------------------------------- API
@@ -528,6 +529,9 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         rels_doc.part: rels_doc.encode(apply_edits(rels_doc.text, rels_edits)),
         types.part: types.encode(apply_edits(types.text, types_edits)),
     }
+    # lists that only gained items are checked by what they gained (the rest passed the gate as it was)
+    checked = frozenset(doc.part for doc, edits in ((wb, wb_edits), (rels_doc, rels_edits), (types, types_edits))
+                        if inserted_well_formed(doc, edits, doc.part))
     docs: dict[tuple[str, str], tuple] = {}  # where the next append's parse would place the lists' elements
     for doc, skip, edits in ((wb, LISTED, wb_edits), (rels_doc, RELATIONSHIP, rels_edits),
                              (types, OVERRIDE, types_edits)):
@@ -537,17 +541,17 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         replaced[styles_part] = result.styles
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
     replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
-    written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added])
+    written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added], checked)
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])
         rels_listed = [{"Id": rid, "Type": f"{REL_NS}/{kind}", "Target": posixpath.relpath(part, wb_dir)}
                        for kind, part, rid in new_rels]
         # the sheets whose cells this append wrote are checked as the gate checks a sheet before it is parsed
-        checked = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
+        within = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
-                     hidden, docs, checked)
+                     hidden, docs, within)
     if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them
         pkg.gate.keep_docs(pkg.parsed)
 

@@ -83,7 +83,8 @@ def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate |
 
 
 def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Mapping[str, bytes],
-            removed: set[str] | frozenset[str], added: Sequence[tuple[str, bytes | Deflated]]) -> Written:
+            removed: set[str] | frozenset[str], added: Sequence[tuple[str, bytes | Deflated]],
+            checked: frozenset[str] = frozenset()) -> Written:
     """Write ``source`` changed (see :func:`automation.workbook.zipraw.write_zip`)
     over the workbook (``real``, still holding ``before``): from its first
     changed part on, in place (:func:`automation.workbook.journal.rewrite_end`),
@@ -92,9 +93,12 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Map
     first. The parts edited as text are checked to be well-formed XML once
     more (by expat, without building a tree: they are edits of parts the gate
     and the parser accepted); the new sheets come from XlsxWriter and are not
-    parsed again. Returns what was written (the new zip directory ends the file)."""
+    parsed again; nor are the parts ``checked`` (an append's lists, whose
+    edits were checked as they were made:
+    :func:`automation.workbook.xmlparts.inserted_well_formed`). Returns what
+    was written (the new zip directory ends the file)."""
     for name, data in replaced.items():
-        if name.lower().endswith((".xml", ".rels")):
+        if name.lower().endswith((".xml", ".rels")) and name not in checked:
             check_well_formed(data, name)
     # the parts every change writes anew are deflated fast: the next change writes them again
     lowered: dict[str, bytes | Deflated] = {k.lower(): Deflated.of(v, 1) if k.lower() in LAST else v

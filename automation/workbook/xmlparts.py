@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 from xml.parsers import expat
 
@@ -122,6 +122,7 @@ class Edit:
     start: int
     end: int
     text: str
+    parent: XNode | None = field(default=None, compare=False)  # the element an insertion ends (insert_child)
 
 
 _SKIPPED = [None]  # the stack's entry for an element skipped, or inside one (see parse_xml)
@@ -254,6 +255,36 @@ def check_well_formed(data: bytes, part: str) -> None:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
 
 
+def inserted_well_formed(doc: XmlDoc, edits: Sequence[Edit], part: str) -> bool:
+    """Whether ``doc`` (a well-formed part) stays well-formed with ``edits``
+    told from the edits alone: each one appends its fragment as the last
+    content of a located element (:func:`insert_child`), where the element's
+    end tag is found in the text, and each fragment is well-formed XML, every
+    prefix bound, where it goes (checked as :func:`check_well_formed` checks
+    a part, wrapped in the element's namespaces). Raised as that check raises
+    for a fragment that is not; False for an edit of another kind (the part
+    edited is then checked whole). An append to a long campaign's lists
+    parses what it adds, not the thousand items before it."""
+    text = doc.text
+    for edit in edits:
+        parent = edit.parent
+        if parent is None:
+            return False
+        if edit.start == edit.end == parent.inner_end and parent.inner_start != parent.end:
+            end_tag = f"</{parent.qname}"
+            if not text.startswith(end_tag, parent.inner_end) or \
+                    text[parent.inner_end + len(end_tag):parent.inner_end + len(end_tag) + 1] not in (">", " ", "\t",
+                                                                                                  "\r", "\n"):
+                return False
+        elif not (edit.start == parent.start and edit.end == parent.end and parent.inner_start == parent.end
+                  and text[parent.start:parent.end].endswith("/>")):
+            return False
+        scope = "".join(f' xmlns{":" + prefix if prefix else ""}="{escape_attr(uri)}"'
+                        for prefix, uri in parent.nsmap.items() if prefix != "xml")
+        check_well_formed(f"<_{scope}>{edit.text}</_>".encode("utf-8"), part)
+    return True
+
+
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     """Apply non-overlapping edits; insertions at one point keep their given order."""
     out: list[str] = []
@@ -302,8 +333,8 @@ def insert_child(doc: XmlDoc, parent: XNode, fragment: str) -> Edit:
     """An edit that appends ``fragment`` as the last content of ``parent``."""
     if parent.inner_start == parent.end:  # <x/>: open it up
         tag = doc.text[parent.start:parent.end]
-        return Edit(parent.start, parent.end, f"{tag[:-2].rstrip()}>{fragment}</{parent.qname}>")
-    return Edit(parent.inner_end, parent.inner_end, fragment)
+        return Edit(parent.start, parent.end, f"{tag[:-2].rstrip()}>{fragment}</{parent.qname}>", parent)
+    return Edit(parent.inner_end, parent.inner_end, fragment, parent)
 
 
 def in_scope(fragment: str, context: XNode, ns: str = MAIN_NS) -> str:

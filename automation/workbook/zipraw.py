@@ -165,7 +165,7 @@ class RawZip:
 EMPTY = RawZip("(new)", (), b"", {})
 _CENTRAL = struct.Struct("<8xHH4xIIIHHH8xI")  # a directory record's flags, method, CRC-32, sizes, name, extra and
 # comment lengths, and local record's offset
-_LOCAL = struct.Struct("<6xH18xHH")  # a local header's flags, name and extra lengths
+_LOCAL = struct.Struct("<I2xH18xHH")  # a local header's signature, flags, name and extra lengths
 # every field of a local header and of a directory record, up to the name (the gate's zip reader reads them so,
 # automation.workbook.zipdir; a member written anew is packed in one step)
 LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")
@@ -197,7 +197,7 @@ def parse_zip(data: Any, where: str) -> RawZip:
         raise refuse("multi-volume zip archives are not supported")
     if cd_off + cd_size != pos:
         raise refuse("the zip has unexpected bytes before or inside its directory")
-    entries: list[tuple[str, bytes, int, int, int, int, int, bytes]] = []
+    entries: list[tuple[str, str, bytes, int, int, int, int, int, bytes]] = []
     directory = bytes(view[cd_off:pos])  # copied once: its records are cut from it (a thousand, in a long campaign)
     at, total, names = 0, 0, set()
     for _ in range(count):
@@ -226,17 +226,20 @@ def parse_zip(data: Any, where: str) -> RawZip:
                     raise refuse(f"member {name} {why}")
         names.add(lower)
         end_at = at + 46 + nlen + elen + mlen
-        entries.append((name, directory[at:end_at], method, crc, csize, usize, offset, raw_name))
+        entries.append((name, lower, directory[at:end_at], method, crc, csize, usize, offset, raw_name))
         at = end_at
     if at > len(directory):
         raise refuse("the zip directory is damaged")
-    starts = sorted({e[6] for e in entries}) + [cd_off]
+    starts = sorted({e[7] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
-    members = []
-    for name, central_record, method, crc, csize, usize, offset, raw_name in entries:
-        if offset + 30 > cd_off or view[offset:offset + 4] != b"PK\x03\x04":
+    members, index = [], {}
+    local = _LOCAL.unpack_from
+    for name, lower, central_record, method, crc, csize, usize, offset, raw_name in entries:
+        if offset + 30 > cd_off:
             raise refuse(f"member {name} has no local header where the directory says")
-        lflags, lnlen, lelen = _LOCAL.unpack_from(view, offset)
+        signature, lflags, lnlen, lelen = local(view, offset)  # (the signature read with the lengths, at once)
+        if signature != 0x04034B50:
+            raise refuse(f"member {name} has no local header where the directory says")
         if lnlen != len(raw_name) or view[offset + 30:offset + 30 + lnlen] != raw_name:
             raise refuse(f"member {name} is named differently in its local header")
         data_start, following = 30 + lnlen + lelen, following_of[offset]
@@ -249,8 +252,10 @@ def parse_zip(data: Any, where: str) -> RawZip:
                 end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
         if end > following:
             raise refuse(f"member {name} is truncated or overlaps another member")
-        members.append(RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize, held))
-    return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], {m.name.lower(): m for m in members})
+        member = RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize, held)
+        members.append(member)
+        index[lower] = member
+    return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], index)
 
 
 def end_record(data: Any) -> int:

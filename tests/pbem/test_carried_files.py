@@ -205,6 +205,29 @@ def test_a_refit_s_sheets_derived_fresh_are_kept_beside_their_files_without_read
     assert again.get("rows:German", "Roster 7", lambda: None) == [["Roster 7"] * 20] * 10
 
 
+def test_the_other_derivations_of_a_sheet_derived_fresh_read_no_file_and_are_found_by_the_next_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = Book(sheets(600))
+    first = store(book, tmp_path)
+    for name in book.stamps:  # the rolls shown of every sheet, kept by an earlier export
+        first.get_keyed("shown:German", name, "source", lambda name=name: [["roll of", name]])
+    first.save()
+    added, read = refit_added(book, tmp_path, monkeypatch)
+    later = store(book, tmp_path)
+    for name in added:
+        later.fresh("rows:German", name, lambda name=name: [[name]])
+        assert later.get_keyed("shown:German", name, "source", lambda name=name: [["roll of", name]]) == \
+            [["roll of", name]]
+    later.save()
+    assert read == []  # neither the rows' files nor the rolls' were read to look for a refit's sheets
+    monkeypatch.undo()
+    again = store(book, tmp_path)
+    for name in added:
+        assert again.get_keyed("shown:German", name, "source", never) == [["roll of", name]]
+    assert again.get_keyed("shown:German", "Roster 7", "source", never) == [["roll of", "Roster 7"]]
+    assert again.get_keyed("shown:German", "Roster 7", "another source", lambda: "worked out") == "worked out"
+
+
 def test_a_sheet_derived_fresh_beside_a_file_of_another_context_writes_the_file_anew(tmp_path: Path) -> None:
     book = Book(sheets(40))
     old = Carried(book, tmp_path, "another version")

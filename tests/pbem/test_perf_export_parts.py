@@ -322,3 +322,29 @@ def test_a_part_not_stored_as_the_store_s_directory_says_is_built_again_and_the_
     later = PartStore(path)
     assert later.get("b" * 40) is None
     assert later.get("a" * 40) == parts["a" * 40] and later.get("c" * 40) == parts["c" * 40]
+
+
+def test_a_part_each_export_draws_anew_is_deflated_fast_and_a_sealed_sheet_s_as_kept(capsys, campaign, tmp_path):
+    """The latest roster's view and the Export sheet are drawn by each export:
+    deflated at the level of the parts every change writes anew
+    (pkgfile.LAST). A sealed sheet's part, kept and copied into the exports
+    after, is deflated as tightly as before."""
+    from automation.pbem.export import side_export
+    from automation.workbook.zipraw import Deflated
+
+    book = campaign("dec26")
+    export(capsys, book, tmp_path / "first.xlsx")
+    sheets = side_export(book, "German").sheets
+    out = tmp_path / "second.xlsx"
+    export(capsys, book, out)
+    with zipfile.ZipFile(out) as z:
+        stored = {i.filename: (i.compress_size, z.read(i)) for i in z.infolist()}
+    fast, tight = [], []
+    for number, sheet in enumerate(sheets, start=1):
+        size, data = stored[f"xl/worksheets/sheet{number}.xml"]
+        if sheet.form is None and not sheet.segments and number > 1:  # (the first sheet and the forms:
+            # XlsxWriter's own deflate; the Dice audit: runs of rows, each deflated apart)
+            level = 6 if sheet.source else 1
+            (tight if sheet.source else fast).append((sheet.name, size, len(Deflated.of(data, level).body)))
+    assert any(name.startswith("Roster") for name, _, _ in fast) and len(tight) > 5
+    assert [(name, size) for name, size, _ in fast + tight] == [(name, made) for name, _, made in fast + tight]
