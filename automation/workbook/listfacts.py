@@ -131,25 +131,19 @@ def keep_doc(docs: dict[tuple[str, str], Facts], doc: XmlDoc, skip: frozenset[st
         docs[(doc.part, skip_key(skip))] = found
 
 
-# white space, then a start tag: its name, and "/" when it is empty
-_ATTRIBUTES = r"(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*"
-_ITEMS: dict[str, re.Pattern[str]] = {}  # by the items' name: a run of empty elements so named, with white space
-
-
-def sheet_items(doc: XmlDoc, holder: XNode, local: str, wanted: Sequence[int]) -> list[XNode] | None:
+def sheet_items(doc: XmlDoc, holder: XNode, local: str, wanted: Sequence[int], count: int) -> list[XNode] | None:
     """The elements at places ``wanted`` among the items of ``holder`` (a
-    list whose items a parse skipped), read from the text when every one is
-    an empty ``local`` element of the holder's prefix, with white space alone
-    between them (as every program writes ``<sheets>``); else None. The list
-    is matched whole at once (a long campaign's lists a thousand sheets), and
-    the items are told apart by their ``<``: no other ``<`` can be in such a
-    list (an attribute's value holds none)."""
+    list whose items a parse skipped), read from the text when the list holds
+    no more ``<`` than ``count``, the number of ``local`` elements the part
+    holds (as its parse by the gate found them): then every item is one of
+    them, an empty element (one ``<`` each: no comment, no other element, no
+    end tag among them; an attribute's value holds no ``<``), told apart by
+    its ``<``. Else None. Each element found is of the holder's prefix and
+    declares no namespace. A long campaign's list holds a thousand sheets:
+    it is counted, not parsed."""
     qname = f"{holder.prefix}:{local}" if holder.prefix else local
-    items = _ITEMS.get(qname)
-    if items is None:
-        items = _ITEMS[qname] = re.compile(rf"(?:\s*<{re.escape(qname)}{_ATTRIBUTES}\s*/>)*\s*")
     text = doc.text
-    if items.fullmatch(text, holder.inner_start, holder.inner_end) is None:
+    if any(i < 0 for i in wanted) or text.count("<", holder.inner_start, holder.inner_end) != count:
         return None
     starts, at = [], holder.inner_start
     for i in sorted(set(wanted)):
@@ -159,12 +153,10 @@ def sheet_items(doc: XmlDoc, holder: XNode, local: str, wanted: Sequence[int]) -
                 return None
             starts.append(at)
             at += 1
-    if any(i < 0 for i in wanted):
-        return None
     out = []
     for i in wanted:
         tag = start_tag(text, starts[i])
-        if tag is None or any(k == "xmlns" or k.startswith("xmlns:") for k in tag[1]):
+        if tag is None or tag[0] != qname or not tag[3] or any(k == "xmlns" or k.startswith("xmlns:") for k in tag[1]):
             return None
         out.append(XNode(qname, holder.ns, local, tag[1], holder.nsmap, starts[i], tag[2], tag[2], tag[2], ()))
     return out

@@ -317,7 +317,8 @@ class _Package:
                 return self.shell, [], []
             if not names:  # the sheets among the shell's (placed as an append kept it, or parsed, then kept)
                 holder = self.shell.root.find("sheets")
-                items = sheet_items(self.shell, holder, "sheet", [s.index for s in sheets]) if holder else None
+                items = sheet_items(self.shell, holder, "sheet", [s.index for s in sheets], len(lists.sheets)) \
+                    if holder else None
                 if items is not None and [n.get("name") for n in items] == [s.name for s in sheets]:
                     return self.shell, items, []
             want_sheets, want_names = {s.name for s in sheets}, {(n.name, n.local) for n in names}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from package_helpers import *  # noqa: F403 - the shared helpers, fixture and imports
 
+import xml.etree.ElementTree as ET
+
 from automation.cachesetting import CACHE_SETTING
 from automation.workbook import gatememo, listfacts, package
 from automation.workbook.gate import MASTER
@@ -85,15 +87,20 @@ def test_an_edit_across_an_element_s_tags_or_a_list_made_anew_carries_nothing() 
     assert list(kept) == [("xl/workbook.xml", "definedName,sheet")]
 
 
+def sheets_in(text: str) -> int:
+    """How many sheet elements the part holds, as the gate's parse counts them."""
+    return sum(1 for e in ET.fromstring(text.encode()).iter() if isinstance(e.tag, str) and e.tag.endswith("}sheet"))
+
+
 def test_the_sheets_an_append_replaces_are_found_among_the_items_only_when_every_item_is_a_sheet() -> None:
     doc = parse_xml(WORKBOOK.encode(), "xl/workbook.xml", LISTED)
     holder = doc.root.find("sheets")
-    [second] = listfacts.sheet_items(doc, holder, "sheet", [1])
+    [second] = listfacts.sheet_items(doc, holder, "sheet", [1], sheets_in(WORKBOOK))
     assert second.get("name") == "B <1>" and doc.text[second.start:second.end].startswith("<x:sheet name=\"B")
     commented = WORKBOOK.replace("</x:sheets>", "<!-- <x:sheet/> --></x:sheets>")
     odd = parse_xml(commented.encode(), "xl/workbook.xml", LISTED)
-    assert listfacts.sheet_items(odd, odd.root.find("sheets"), "sheet", [1]) is None
-    assert listfacts.sheet_items(doc, holder, "sheet", [2]) is None
+    assert listfacts.sheet_items(odd, odd.root.find("sheets"), "sheet", [1], sheets_in(commented)) is None
+    assert listfacts.sheet_items(doc, holder, "sheet", [2], sheets_in(WORKBOOK)) is None
 
 
 @pytest.mark.parametrize("items, found", [
@@ -102,14 +109,18 @@ def test_the_sheets_an_append_replaces_are_found_among_the_items_only_when_every
     ("<x:sheet name=\"A\"/><x:sheet name=\"B\"></x:sheet><x:sheet name=\"C\"/>", None),  # an item not empty
     ("<x:sheet name=\"A\"/><x:sheetX name=\"B\"/><x:sheet name=\"C\"/>", None),  # an item of another name
     ("<x:sheet name=\"A\"/><sheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" name=\"B\"/>"
-     "<x:sheet name=\"C\"/>", None),  # another prefix
-    ("<x:sheet name=\"A\"/>text<x:sheet name=\"B\"/><x:sheet name=\"C\"/>", None),  # text between items
+     "<x:sheet name=\"C\"/>", ["A", "C"]),  # another prefix, on an item not asked for
+    ("<x:sheet name=\"A\"/><sheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" name=\"B\"/>"
+     "<sheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" name=\"C\"/>", None),  # and asked for
+    ("<x:sheet name=\"A\"/>text<x:sheet name=\"B\"/><x:sheet name=\"C\"/>", ["A", "C"]),  # text between items
+    ("<x:sheet name=\"A\"/><?pi x?><x:sheet name=\"B\"/><x:sheet name=\"C\"/>", None),  # an instruction
+    ("<x:sheet name=\"A\"/><![CDATA[ ]]><x:sheet name=\"C\"/>", None),  # a section of text
     ("<x:sheet name=\"A\"/><x:sheet name=\"B\"/>", None),  # fewer items than asked for
 ])
 def test_the_items_of_a_list_are_read_from_its_text_only_when_each_is_an_empty_sheet(items, found) -> None:
     text = WORKBOOK[:WORKBOOK.index("<x:sheets>") + 10] + items + WORKBOOK[WORKBOOK.index("</x:sheets>"):]
     doc = parse_xml(text.encode(), "xl/workbook.xml", LISTED)
-    got = listfacts.sheet_items(doc, doc.root.find("sheets"), "sheet", [2, 0])
+    got = listfacts.sheet_items(doc, doc.root.find("sheets"), "sheet", [2, 0], sheets_in(text))
     assert (None if got is None else [n.get("name") for n in got][::-1]) == found
     if got is not None:
         whole = parse_xml(text.encode(), "xl/workbook.xml", frozenset({"definedName"}))
