@@ -43,7 +43,7 @@ import posixpath
 import re
 import weakref
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -144,6 +144,7 @@ class Gate:
         self._names: tuple[tuple[str, str], ...] | None | bool = False  # the defined names, when found (False: not yet)
         self._workbook: gatememo.Workbook | None | bool = False  # the workbook part's lists, when found (False: not yet)
         self.docs: Mapping[tuple[str, str], tuple] = {}  # where an append's parse places list parts' elements
+        self._parsed_alike = False  # the parser names the sheets as the workbook part does (gatememo.Found)
         key = self._key = gatememo.key_for(data, limits) if not limits.player else None
         found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
@@ -151,6 +152,7 @@ class Gate:
             self._workbook = found.workbook if found.workbook is not None else False
             self._found = {where: list(every) for where, every in found.lists.items()}
             self.docs = found.docs  # (see automation.workbook.listfacts)
+            self._parsed_alike = found.parsed_alike
             self._lists_checked = found.checked
             return
         try:
@@ -187,7 +189,32 @@ class Gate:
         except (_Refused, WorkbookFileError):
             return None
         marks = {part: self._marks[part] for part in self._lists_checked if part in self._marks}
-        return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None, workbook)
+        return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None, workbook,
+                              parsed_alike=self._parsed_alike)
+
+    def parsed_names(self) -> list[str] | None:
+        """The sheet names the parser gives this file, when a read of it (or
+        of the file an append made it from) found it names them as the
+        workbook part's ``sheet`` elements do (:meth:`parsed_as`); else None."""
+        if not self._parsed_alike or self._workbook is False or self._workbook is None:
+            return None
+        sheets = self._workbook.sheets  # type: ignore[union-attr]
+        return None if sheets is None else [a.get("name") or "" for a in sheets]
+
+    def parsed_as(self, names: Sequence[str]) -> None:
+        """The parser named the sheets ``names``: kept with a master's findings, with whether the workbook part does."""
+        try:
+            listed = self.workbook_lists()
+        except WorkbookFileError:
+            listed = None
+        alike = listed is not None and listed.sheets is not None and \
+            [a.get("name") or "" for a in listed.sheets] == list(names)
+        if self._key is None or self._parsed_alike == alike:
+            return
+        self._parsed_alike = alike
+        found = self.found()
+        if found is not None:
+            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))
 
     def workbook_lists(self) -> gatememo.Workbook | None:
         """``xl/workbook.xml``'s lists as an append reads them (see

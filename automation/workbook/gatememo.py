@@ -47,7 +47,7 @@ from typing import Any
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"5 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"6 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
@@ -103,6 +103,9 @@ class Found:
     # where an append's parse of a list part places its elements, by (part, what it skips): carried by the
     # append that wrote the part (automation.workbook.listfacts)
     docs: Mapping[tuple[str, str], tuple] = field(default_factory=dict, compare=False)
+    # the parser lists the file's sheets as the workbook part's sheets are named (``workbook.sheets``), in
+    # order: found when it first read the file (automation.workbook.reader.Workbook), carried by an append
+    parsed_alike: bool = field(default=False, compare=False)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
@@ -114,7 +117,8 @@ class Found:
                               tuple((part, local, tuple(every)) for (part, local), every in self.lists.items()),
                               None if self.names is None else tuple(self.names),
                               None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels),
-                              tuple((part, skip, facts) for (part, skip), facts in self.docs.items())))
+                              tuple((part, skip, facts) for (part, skip), facts in self.docs.items()),
+                              self.parsed_alike))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
@@ -127,11 +131,12 @@ class Found:
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names, wb, docs = marshal.loads(body)
+            form, kept_for, checked, marks, lists, names, wb, docs, alike = marshal.loads(body)
             if form != FORMAT or kept_for != key:
                 return None
             return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
-                       None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs})
+                       None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs},
+                       alike is True)
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -233,7 +238,8 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
         workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
     return Found(found.checked | frozenset(checked), marks, lists, (*found.names, *((n, t) for n, _, t in names)),
                  workbook,
-                 {where: facts for where, facts in (docs or {}).items() if where[0] in written})
+                 {where: facts for where, facts in (docs or {}).items() if where[0] in written},
+                 found.parsed_alike and workbook is not None)  # (the sheets it added: named as it wrote them)
 
 
 __all__ = ["Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

@@ -162,11 +162,14 @@ class Workbook:
             data = read_file(self.path, (limits or MASTER).file_bytes)
         self._gate = Gate.of(self.path, data, limits or MASTER)
         self._data = data
-        try:
-            self._book = _calamine(data)
-        except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
-            raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
-        self.sheet_names: list[str] = list(self._book.sheet_names)
+        # a master read before names its sheets as its workbook part does: the parser opens it (reading its
+        # lists, a thousand sheets and names in a long campaign) only when a sheet is parsed; most commands
+        # take every sheet they read as an earlier one read it (automation.workbook.rowcache)
+        known = self._gate.parsed_names()
+        self._book: Any = None if known is not None else self._parser()
+        self.sheet_names: list[str] = known if known is not None else list(self._book.sheet_names)
+        if known is None:
+            self._gate.parsed_as(self.sheet_names)
         self._names = set(self.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
         self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp), each worked out when first asked for
@@ -177,6 +180,13 @@ class Workbook:
         # whether a sheet is read as an earlier command read it (automation.workbook.rowcache); verify reads every
         # sheet from the file, as it holds it now
         self.keep_reads = True
+
+    def _parser(self) -> Any:
+        """calamine over the bytes the gate checked."""
+        try:
+            return _calamine(self._data)
+        except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
+            raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
 
     @property
     def digest(self) -> str:
@@ -246,6 +256,12 @@ class Workbook:
                 info = self._gate.info(part)
                 if info is not None:
                     self._data.fill_part(info.header_offset)
+        if self._book is None:
+            self._book = self._parser()
+            if list(self._book.sheet_names) != self.sheet_names:  # (never seen: what was kept is then forgotten)
+                self._gate.parsed_as(list(self._book.sheet_names))
+                raise WorkbookFileError(f"{self.path}: the workbook's sheets read otherwise than when it was last "
+                                        "read; nothing was changed: run the command again")
         try:
             sheet = self._book.get_sheet_by_name(name)
             rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]
