@@ -15,16 +15,18 @@ import struct
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from automation.errors import WorkbookFileError
 from automation.workbook import journal
 from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix
-from automation.workbook.snapshot import whole
+from automation.workbook.snapshot import Snapshot, take, whole
 from automation.workbook.xmlparts import check_well_formed
 from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, Written, tail_start, write_zip
 
+
+T = TypeVar("T")
 
 LAST = frozenset({"[content_types].xml", "xl/_rels/workbook.xml.rels", "xl/workbook.xml", "docprops/app.xml",
                   "xl/styles.xml"})
@@ -35,16 +37,25 @@ file, after the sheets, with any other part a change edits: the next change rewr
 def read(path: Path) -> bytes:
     """The workbook's bytes (a missing, unreadable or 2 GB file refused; never
     halfway through a write of it: :func:`automation.workbook.journal.read_settled`)."""
-    def whole() -> bytes:
-        try:
-            if not path.is_file():
-                raise WorkbookFileError(f"{path}: no such workbook")
-            if path.stat().st_size > MAX_FILE:
-                raise WorkbookFileError(f"{path}: 2 GB or more; refused")
-            return path.read_bytes()
-        except OSError as exc:
-            raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return journal.read_settled(path, whole)
+    return journal.read_settled(path, lambda: _checked(path, path.read_bytes))
+
+
+def read_held(path: Path) -> bytes | Snapshot:
+    """As :func:`read`, held as a reader holds them (:func:`automation.workbook.snapshot.take`):
+    a sheet part is copied when first read, so a change that reads none (undo)
+    does not copy a long campaign's forty megabytes."""
+    return journal.read_settled(path, lambda: _checked(path, lambda: take(path)))
+
+
+def _checked(path: Path, read_it: Callable[[], T]) -> T:
+    try:
+        if not path.is_file():
+            raise WorkbookFileError(f"{path}: no such workbook")
+        if path.stat().st_size > MAX_FILE:
+            raise WorkbookFileError(f"{path}: 2 GB or more; refused")
+        return read_it()
+    except OSError as exc:
+        raise WorkbookFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate | None = None
@@ -64,8 +75,8 @@ def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate |
         # before it is written: its end in place, or the whole file before the new one takes its place)
         data, digest = held.data, held.digest if expected_digest is not None else None
     else:  # (the package takes a reader's gate for these bytes, if one is held: Gate.passed_for)
-        data = read(real)
-        digest = None if expected_digest is None else hashlib.sha256(data).hexdigest()
+        data = read_held(real)
+        digest = None if expected_digest is None else hashlib.sha256(whole(data)).hexdigest()
     if expected_digest is not None and digest != expected_digest.lower():
         raise WorkbookFileError(f"{path}: the workbook changed since it was read (saved meanwhile?); "
                                 "nothing was written")

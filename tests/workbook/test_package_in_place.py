@@ -184,7 +184,7 @@ def test_a_workbook_changed_since_it_was_read_is_not_written_in_place(written: P
     stale = written.read_bytes()
     append_sheets(written, [report("Second")], "Refit 2")  # another command, between this one's read and write
     now = written.read_bytes()
-    monkeypatch.setattr(pkgfile, "read", lambda path: stale)  # this one read the workbook before that
+    monkeypatch.setattr(pkgfile, "read_held", lambda path: stale)  # this one read the workbook before that
     with pytest.raises(WorkbookFileError, match="changed since it was read"):
         append_sheets(written, [report("Third")], "Refit 3")
     assert written.read_bytes() == now

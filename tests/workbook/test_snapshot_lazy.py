@@ -132,3 +132,23 @@ def test_an_append_in_place_writes_what_a_whole_copy_would_and_leaves_the_rest_r
         assert {name: opened.raw(name) for name in expected} == expected
         written[part_size] = path.read_bytes()
     assert written[1] == written[1 << 40]
+
+
+def test_an_undo_holds_the_workbook_as_a_reader_does_and_copies_no_sheet_it_leaves(
+        tmp_path: Path, every_sheet_later: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from automation.workbook import pkgfile
+    from automation.workbook.package import NewSheet, append_sheets
+    from automation.workbook.undo import remove_last_batch
+
+    path = tmp_path / "campaign.xlsx"
+    shutil.copyfile(SAMPLE, path)
+    append_sheets(path, [NewSheet("Report 5", [["Turn", "Order"], [5, "Hold"]])], "Refit 5")
+    before = _sheets_of(path)
+    append_sheets(path, [NewSheet("Report 6", [["Turn", "Order"], [6, "Attack"]])], "Refit 6")
+    held: list[Snapshot] = []
+    real = pkgfile.take
+    monkeypatch.setattr(pkgfile, "take", lambda p: (held.append(found := real(p)), found)[1])
+    assert remove_last_batch(path) == ["Report 6"]
+    assert len(held) == 1 and isinstance(held[0], Snapshot)
+    assert held[0].pending >= len(before) - 1  # the sheets it leaves as they were: never copied
+    assert _sheets_of(path) == before
