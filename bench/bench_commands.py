@@ -16,7 +16,10 @@ not timed): in play an export follows the refit that added sheets, which the
 repeated ``export`` never sees; it keeps its work in a cache of its own,
 whose carried folder for the campaign is put back each time as the
 benchmark's was before the first such refit, so the refit's sheets are new
-to it, as each refit's are in play. It reports for each:
+to it, as each refit's are in play. ``undo`` takes back a batch the run
+appended to a copy (``Campaign.add_undo``), as undo follows a refit or an
+import in play: it finds what that append kept for it in the cache. It
+reports for each:
 
 * the median wall seconds at each length, the growth in ms per date (the slope
   from the shortest to the longest campaign) and the ratio longest / shortest;
@@ -130,6 +133,7 @@ class Campaign:
             run(musterroll("export", c.waiting, "--side", "German", "-o", c.returned), ROOT)
             c.sheets = refit_sheets(c.book)
             c.add_desk()
+            c.add_undo()
         return made
 
     @classmethod
@@ -142,6 +146,7 @@ class Campaign:
             c.sheets = refit_sheets(c.book)
             if not c.desk.exists():
                 c.add_desk()
+            c.add_undo()
         return made
 
     @property
@@ -165,6 +170,25 @@ class Campaign:
         fires = [["Start check", 1 + i // 5, f"BUS {i}", "wooden_buildings", None] for i in range(FIRE_LINES)]
         sheets = [sheet_for(ROLL_REQUESTS, requests), sheet_for(TRACKERS["fire"].kind, fires)]
         append_sheets(self.desk, sheets, batch="Desk sheets")
+
+    @property
+    def undone(self) -> Path:
+        return self.folder / "undo" / "campaign.xlsx"
+
+    def add_undo(self) -> None:
+        """A copy of the campaign with a batch appended by this run, which undo
+        takes back: as after a refit or an import, undo finds what the append
+        kept for it (automation.workbook.undoimage) in the benchmark's cache.
+        Made anew by every run: the cache keeps the last few appends' images,
+        and a run's own appends (every refit) would otherwise leave undo to
+        work the change out from a workbook it takes as changed elsewhere."""
+        from automation.workbook.package import NewSheet, append_sheets
+
+        self.undone.parent.mkdir(parents=True, exist_ok=True)
+        for a, b in ((self.book, self.undone), (self.book.with_suffix(".key"), self.undone.with_suffix(".key"))):
+            shutil.copyfile(a, b)
+        append_sheets(self.undone, [NewSheet("Umpire notes (benchmark)", [["Note"], ["to be taken back"]])],
+                      batch="Umpire notes")
 
     def fresh(self, src: Path, name: str) -> Path:
         """A private copy of ``src`` (with its key) to be written."""
@@ -227,7 +251,7 @@ class Campaign:
         out = self.folder / "work" / "export.xlsx"
         commands = {
             "refit": lambda: musterroll("refit", self.fresh(b, "refit")),
-            "undo": lambda: musterroll("undo", self.fresh(b, "undo")),
+            "undo": lambda: musterroll("undo", self.fresh(self.undone, "undo")),
             "export": lambda: musterroll("export", b, "--side", "German", "-o", out),
             "export_after_refit": self.refitted,
             "import": lambda: musterroll("import", self.fresh(self.waiting, "import"), self.returned),

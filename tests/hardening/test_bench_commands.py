@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "bench_commands.py"
 
 
-def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_baseline(tmp_path: Path) -> None:
+def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_baseline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--folder", str(tmp_path)],
                          capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-3000:]
@@ -36,6 +39,16 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     assert "Desk T1 1" in desk and "Roll requests" in desk
     trackers = sheet_names(tmp_path / "s40_d2" / "work" / "trackers" / "campaign.xlsx")
     assert "Fires log 1" in trackers, trackers[-8:]
+    # undo took back a batch the run appended, whose image it found in the benchmark's cache, as after a refit
+    from automation.cachesetting import CACHE_SETTING
+    from automation.workbook import undoimage
+
+    undone = tmp_path / "s40_d2" / "undo" / "campaign.xlsx"
+    assert sheet_names(undone)[-1] == "Umpire notes (benchmark)"
+    assert sheet_names(tmp_path / "s40_d2" / "work" / "undo" / "campaign.xlsx") == \
+        sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
+    monkeypatch.setenv(CACHE_SETTING, str(tmp_path / "cache"))
+    assert undoimage.find(undone.read_bytes()) is not None
     # the export after a refit exported a copy the refit had added the next date's sheets to
     refitted = sheet_names(tmp_path / "s40_d2" / "work" / "refitted" / "campaign.xlsx")
     assert len(refitted) > len(sheet_names(tmp_path / "s40_d2" / "campaign.xlsx"))
