@@ -193,23 +193,21 @@ class Gate:
                               parsed_alike=self._parsed_alike)
 
     def parsed_names(self) -> list[str] | None:
-        """The sheet names the parser gives this file, when a read of it (or
-        of the file an append made it from) found it names them as the
-        workbook part's ``sheet`` elements do (:meth:`parsed_as`); else None."""
-        if not self._parsed_alike or self._workbook is False or self._workbook is None:
-            return None
-        sheets = self._workbook.sheets  # type: ignore[union-attr]
+        """The sheet names the parser gives this file, when a read of it (or of the file an append made it
+        from) found it names them as the workbook part's ``sheet`` elements do (:meth:`parsed_as`); else None."""
+        sheets = self._workbook.sheets if self._parsed_alike and self._workbook else None  # type: ignore[union-attr]
         return None if sheets is None else [a.get("name") or "" for a in sheets]
 
     def parsed_as(self, names: Sequence[str]) -> None:
         """The parser named the sheets ``names``: kept with a master's findings, with whether the workbook part does."""
+        if self._key is None:
+            return
         try:
             listed = self.workbook_lists()
         except WorkbookFileError:
-            listed = None
-        alike = listed is not None and listed.sheets is not None and \
-            [a.get("name") or "" for a in listed.sheets] == list(names)
-        if self._key is None or self._parsed_alike == alike:
+            return
+        alike = listed is not None and [a.get("name") or "" for a in listed.sheets or ()] == list(names)
+        if self._parsed_alike == alike:
             return
         self._parsed_alike = alike
         found = self.found()
