@@ -59,7 +59,7 @@ def _checked(path: Path, read_it: Callable[[], T]) -> T:
 
 
 def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate | None = None
-                    ) -> tuple[Path, bytes, str | None]:
+                    ) -> tuple[Path, bytes | Snapshot, str | None]:
     """The file behind ``path``, its bytes and their SHA-256 (None when not
     needed): refused if it is not what was read (``expected_digest``), is open
     in Excel or LibreOffice, or cannot be opened for writing. ``reader_gate``:
