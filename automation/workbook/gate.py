@@ -195,8 +195,8 @@ class Gate:
     def parsed_names(self) -> list[str] | None:
         """The sheet names the parser gives this file, when a read of it (or of the file an append made it
         from) found it names them as the workbook part's ``sheet`` elements do (:meth:`parsed_as`); else None."""
-        sheets = self._workbook.sheets if self._parsed_alike and self._workbook else None  # type: ignore[union-attr]
-        return None if sheets is None else [a.get("name") or "" for a in sheets]
+        listed = self._workbook if self._parsed_alike else None
+        return listed.sheet_names() if isinstance(listed, gatememo.Workbook) else None
 
     def parsed_as(self, names: Sequence[str]) -> None:
         """The parser named the sheets ``names``: kept with a master's findings, with whether the workbook part does."""
@@ -206,7 +206,7 @@ class Gate:
             listed = self.workbook_lists()
         except WorkbookFileError:
             return
-        alike = listed is not None and [a.get("name") or "" for a in listed.sheets or ()] == list(names)
+        alike = listed is not None and listed.sheet_names() == list(names)
         if self._parsed_alike == alike:
             return
         self._parsed_alike = alike

@@ -72,6 +72,10 @@ class Workbook:
     children: int | None
     rels: tuple[Attributes, ...] | None
 
+    def sheet_names(self) -> list[str]:
+        """The names of its sheets, in order."""
+        return [a.get("name") or "" for a in self.sheets or ()]
+
     @classmethod
     def of(cls, tree: Any, rels: Any) -> Workbook:
         """From ElementTree's parse of the workbook part (``tree``) and of its relationships (``rels``, or None)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from automation.workbook.xmlparts import XML_NS, Edit, XmlDoc, XNode, decoded, start_tag
+from automation.workbook.xmlparts import XML_NS, Edit, XmlDoc, XNode, decoded, end_tag_at, start_tag
 
 _TAG_NAME = re.compile(r"<([^\s/>!?]+)")  # the name of each start tag in a text
 Facts = tuple  # (qname, start, inner_start, inner_end, end, children): plain values, which marshal keeps
@@ -55,8 +55,7 @@ def _node(facts: Facts, text: str, parent: Mapping[str, str]) -> XNode | None:
     if empty:
         if not inner_start == inner_end == end:
             return None
-    elif not (text.startswith("</" + qname, inner_end) and text[end - 1] == ">"
-              and not text[inner_end + 2 + len(qname):end - 1].strip()):
+    elif not end_tag_at(text, qname, inner_end, end):
         return None
     nsmap = parent
     declared = {k[6:]: v for k, v in attrs.items() if k == "xmlns" or k.startswith("xmlns:")}

@@ -165,11 +165,13 @@ class Workbook:
         # a master read before names its sheets as its workbook part does: the parser opens it (reading its
         # lists, a thousand sheets and names in a long campaign) only when a sheet is parsed; most commands
         # take every sheet they read as an earlier one read it (automation.workbook.rowcache)
+        self._book: Any = None
         known = self._gate.parsed_names()
-        self._book: Any = None if known is not None else self._parser()
-        self.sheet_names: list[str] = known if known is not None else list(self._book.sheet_names)
         if known is None:
-            self._gate.parsed_as(self.sheet_names)
+            self._book = self._parser()
+            known = list(self._book.sheet_names)
+            self._gate.parsed_as(known)
+        self.sheet_names: list[str] = known
         self._names = set(self.sheet_names)
         self._raw: dict[str, list[list[Any]]] = {}
         self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp), each worked out when first asked for

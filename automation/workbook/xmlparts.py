@@ -255,6 +255,13 @@ def check_well_formed(data: bytes, part: str) -> None:
         raise WorkbookFileError(f"part {part} is not usable XML ({exc})") from None
 
 
+def end_tag_at(text: str, qname: str, inner_end: int, end: int) -> bool:
+    """Whether ``text`` holds the end tag of a ``qname`` element from
+    ``inner_end`` to ``end`` (white space alone before its ``>``)."""
+    return text.startswith("</" + qname, inner_end) and text[end - 1] == ">" and \
+        not text[inner_end + 2 + len(qname):end - 1].strip()
+
+
 def inserted_well_formed(doc: XmlDoc, edits: Sequence[Edit], part: str) -> bool:
     """Whether ``doc`` (a well-formed part) stays well-formed with ``edits``
     told from the edits alone: each one appends its fragment as the last
@@ -271,10 +278,7 @@ def inserted_well_formed(doc: XmlDoc, edits: Sequence[Edit], part: str) -> bool:
         if parent is None:
             return False
         if edit.start == edit.end == parent.inner_end and parent.inner_start != parent.end:
-            end_tag = f"</{parent.qname}"
-            if not text.startswith(end_tag, parent.inner_end) or \
-                    text[parent.inner_end + len(end_tag):parent.inner_end + len(end_tag) + 1] not in (">", " ", "\t",
-                                                                                                  "\r", "\n"):
+            if not end_tag_at(text, parent.qname, parent.inner_end, parent.end):
                 return False
         elif not (edit.start == parent.start and edit.end == parent.end and parent.inner_start == parent.end
                   and text[parent.start:parent.end].endswith("/>")):

@@ -235,9 +235,8 @@ def parse_zip(data: Any, where: str) -> RawZip:
     members, index = [], {}
     local = _LOCAL.unpack_from
     for name, lower, central_record, method, crc, csize, usize, offset, raw_name in entries:
-        if offset + 30 > cd_off:
-            raise refuse(f"member {name} has no local header where the directory says")
-        signature, lflags, lnlen, lelen = local(view, offset)  # (the signature read with the lengths, at once)
+        # (the signature read with the lengths, at once)
+        signature, lflags, lnlen, lelen = local(view, offset) if offset + 30 <= cd_off else (0, 0, 0, 0)
         if signature != 0x04034B50:
             raise refuse(f"member {name} has no local header where the directory says")
         if lnlen != len(raw_name) or view[offset + 30:offset + 30 + lnlen] != raw_name:
