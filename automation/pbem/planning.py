@@ -62,22 +62,42 @@ def forms_among(names: Sequence[str]) -> list[str]:
     return [name for name in names if (k := kind(name)) is not None and k.dated and k.tab not in NOT_FORMS]
 
 
+TOLD_AGAIN = 48  # sheets added since a file's forms were kept whole: past this many, they are kept whole again
+
+
 def answers(book: Any) -> Any:
     """``book`` with its unanswered forms left out (automation.workbook.forms.status),
     unless it is such a view already. Whether a dated decision sheet is a form
     not yet answered is carried from run to run (automation.pbem.carry, by the
     sheet's part stamp: setting B2 changes the part, and it is read again), so
-    the forms of past dates are not parsed on every command."""
+    the forms of past dates are not parsed on every command. Which sheets are
+    forms not yet answered is kept with what the gate found in the file
+    (:class:`automation.workbook.gatememo.Forms`), and an append carries it to
+    the file it writes: a command on a long campaign tells only the sheets
+    added since, not each of its thousand sheets."""
+    from automation.cachesetting import code_stamp
     from automation.workbook.forms.status import answered, unanswered
+    from automation.workbook.gatememo import Forms
 
     if getattr(book, "answers_only", False):
         return book
     carried = _status_store(book)
     if carried is None:
         return answered(book, may_be_form)
-    pending = {name for name in forms_among(book.sheet_names)
-               if carried.get("unanswered", name, lambda name=name: unanswered(book.raw(name)))}
+
+    def waiting(name: str) -> bool:
+        return carried.get("unanswered", name, lambda: unanswered(book.raw(name)))
+
+    gate, stamp = getattr(book, "gate", None), code_stamp()
+    kept = getattr(gate, "forms", None)
+    if kept is not None and kept.stamp == stamp:  # told for a file with this zip directory: only what was added since
+        pending = set(kept.pending) | {name for name in kept.unknown if book.has(name) and may_be_form(name)
+                                       and waiting(name)}
+    else:
+        pending = {name for name in forms_among(book.sheet_names) if waiting(name)}
     carried.save()
+    if gate is not None and (kept is None or kept.stamp != stamp or len(kept.unknown) > TOLD_AGAIN):
+        gate.keep_forms(Forms(stamp, tuple(sorted(pending))))
     return answered(book, pending.__contains__)
 
 

@@ -164,14 +164,33 @@ def read_forces(book: Workbook, name: str) -> tuple[Deployment, ...] | None:
                  if r["Deploy"] == "Yes" or not (r["Offered"] or r["Deploy"]))  # a form's offer not taken: not deployed
 
 
+_READ_ROSTER: dict[int, tuple[list[SheetRow], tuple[Any, ...], Roster]] = {}
+"""The roster last read, by the identity of the rows it was read from (the reader gives a sheet read again
+the same way the same rows), with what its check depended on: an import plans its refit twice, the second
+time with the returned orders laid over the master, and reads the same roster."""
+
+
 def read_roster(book: Workbook, name: str, lists: dict[str, list[str]],
                 rg_chart: dict[tuple[str, str], RGEntry] | None = None) -> Roster:
     """The stands of a Roster sheet; with ``rg_chart``, each RG named must be on
     its side's chart (2.1.1.4.1: the base force counts against the RG limits)."""
+    rows = book.read(K.ROSTER, name, lists)
+    checked_with = (tuple(lists.get("discipline", ())), None if rg_chart is None else frozenset(rg_chart))
+    kept = _READ_ROSTER.get(id(rows))
+    if kept is not None and kept[0] is rows and kept[1] == checked_with:
+        return kept[2]
+    roster = _roster_of(book, rows, lists, rg_chart)
+    _READ_ROSTER.clear()  # (the last one only: it holds the rows, so no other list takes their identity)
+    _READ_ROSTER[id(rows)] = (rows, checked_with, roster)
+    return roster
+
+
+def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]],
+               rg_chart: dict[tuple[str, str], RGEntry] | None) -> Roster:
     problems: list[CellProblem] = []
     mes: dict[str, ME] = {}
     stands = []
-    for r in book.read(K.ROSTER, name, lists):
+    for r in rows:
         me_id = r["ME"]
         me = ME(me_id, r["Side"], r["ME class"], r["ME type"], r["RG"], r["Breakpoint base"] or 0,
                 r["Losses today"] or 0, r["Full strength"] or 0, r["Discipline"], ref(r, "ME"))

@@ -52,7 +52,7 @@ from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
-from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip
+from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip, returned_limits
 from automation.workbook.zipdir import Entry
 from automation.workbook.snapshot import whole
 
@@ -65,30 +65,6 @@ REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
           "http://purl.oclc.org/ooxml/officeDocument/relationships")
 _REL_ID = tuple(f"{{{ns}}}id" for ns in REL_NS)  # a sheet's r:id as ElementTree keys it
 _DEFINED_NAMES = tuple(f"{{{ns}}}definedNames" for ns in MAIN_NS)  # the workbook's list of defined names
-
-
-def returned_limits(master: Gate, master_bytes: int) -> Limits:
-    """The limits for a file a player sends back for ``master`` (its file
-    ``master_bytes`` long). A returned export holds at most what an export of
-    this master holds: some of its sheets (a side's whole history, which grows
-    with the campaign), a few sheets of its own and the Dice audit of every
-    roll the side was shown, as a spreadsheet program saves it (a part or two
-    more per sheet, text stored once or per cell). So the bounds of PLAYER
-    grow with the master: three times its parts and twice its file, its
-    unpacked total and (for one part: the Dice audit gathers every date) its
-    unpacked total, never beyond a master's own limits. A long campaign's
-    returned orders are read; a file far larger than the campaign is not."""
-    infos = master.archive.infolist()
-    unpacked = sum(i.file_size for i in infos)
-
-    def grown(floor: int, wanted: int, ceiling: int) -> int:
-        return min(max(floor, wanted), ceiling)
-    return dataclasses.replace(
-        PLAYER,
-        file_bytes=grown(PLAYER.file_bytes, 2 * master_bytes, MASTER.file_bytes),
-        part_bytes=grown(PLAYER.part_bytes, unpacked, MASTER.part_bytes),
-        total_bytes=grown(PLAYER.total_bytes, 2 * unpacked, MASTER.total_bytes),
-        members=grown(PLAYER.members, 3 * len(infos) + 100, MASTER.members))
 
 
 def column_letter(number: int) -> str:
@@ -145,6 +121,7 @@ class Gate:
         self._workbook: gatememo.Workbook | None | bool = False  # the workbook part's lists, when found (False: not yet)
         self.docs: Mapping[tuple[str, str], tuple] = {}  # where an append's parse places list parts' elements
         self._parsed_alike = False  # the parser names the sheets as the workbook part does (gatememo.Found)
+        self._forms: gatememo.Forms | None = None  # what a reader found of the file's forms (gatememo.Found)
         key = self._key = gatememo.key_for(data, limits) if not limits.player else None
         found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
@@ -152,7 +129,7 @@ class Gate:
             self._workbook = found.workbook if found.workbook is not None else False
             self._found = {where: list(every) for where, every in found.lists.items()}
             self.docs = found.docs  # (see automation.workbook.listfacts)
-            self._parsed_alike = found.parsed_alike
+            self._parsed_alike, self._forms = found.parsed_alike, found.forms
             self._lists_checked = found.checked
             return
         try:
@@ -190,7 +167,21 @@ class Gate:
             return None
         marks = {part: self._marks[part] for part in self._lists_checked if part in self._marks}
         return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None, workbook,
-                              parsed_alike=self._parsed_alike)
+                              parsed_alike=self._parsed_alike, forms=self._forms)
+
+    @property
+    def forms(self) -> gatememo.Forms | None:
+        """What a reader of this file, or of the file an append made it from, found of its forms (:meth:`keep_forms`)."""
+        return self._forms
+
+    def keep_forms(self, forms: gatememo.Forms) -> None:
+        """Keep ``forms`` with a master's findings, for the next command on a file with this directory."""
+        if self._key is None or self._forms == forms:
+            return
+        self._forms = forms
+        found = self.found()
+        if found is not None:
+            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))
 
     def parsed_names(self) -> list[str] | None:
         """The sheet names the parser gives this file, when a read of it (or of the file an append made it

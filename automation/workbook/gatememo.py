@@ -47,7 +47,7 @@ from typing import Any
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"6 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"7 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
 Attributes = Mapping[str, str]
@@ -90,6 +90,39 @@ class Workbook:
 
 
 @dataclass(frozen=True)
+class Forms:
+    """What a command found of a master's forms (the dated decision sheets
+    and whether each is answered yet: :func:`automation.pbem.planning.answers`),
+    kept with the findings of the file: ``stamp`` names what told them (its
+    reader's code); ``pending`` names the forms not yet answered; ``unknown``
+    the sheets that appends added since, each still to be told. A sheet named
+    in neither is not a form waiting for its answer. Every sheet's part is pinned
+    by the zip directory the findings are kept under, so what was told holds for
+    every file with that directory."""
+
+    stamp: str
+    pending: tuple[str, ...]
+    unknown: tuple[str, ...] = ()
+
+    def appended(self, added: Sequence[str], renamed: Iterable[str]) -> Forms:
+        """These forms in the file an append made, which added the sheets
+        ``added`` and gave others new names (``renamed``: their names before)."""
+        gone = set(renamed)
+        return Forms(self.stamp, tuple(n for n in self.pending if n not in gone), (*self.unknown, *added))
+
+    def to_plain(self) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        return self.stamp, tuple(self.pending), tuple(self.unknown)
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> Forms | None:
+        """From :meth:`to_plain`'s tuple (None: not one)."""
+        if not (isinstance(plain, tuple) and len(plain) == 3 and isinstance(plain[0], str)
+                and all(isinstance(names, tuple) and all(isinstance(n, str) for n in names) for names in plain[1:])):
+            return None
+        return cls(*plain)
+
+
+@dataclass(frozen=True)
 class Found:
     """What the gate found in a file's lists: the parts that passed their scan
     (``checked``; with them, the sheets an append wrote that pass the check
@@ -110,6 +143,7 @@ class Found:
     # the parser lists the file's sheets as the workbook part's sheets are named (``workbook.sheets``), in
     # order: found when it first read the file (automation.workbook.reader.Workbook), carried by an append
     parsed_alike: bool = field(default=False, compare=False)
+    forms: Forms | None = field(default=None, compare=False)  # (None: not told)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
@@ -122,7 +156,7 @@ class Found:
                               None if self.names is None else tuple(self.names),
                               None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels),
                               tuple((part, skip, facts) for (part, skip), facts in self.docs.items()),
-                              self.parsed_alike))
+                              self.parsed_alike, None if self.forms is None else self.forms.to_plain()))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
@@ -135,12 +169,12 @@ class Found:
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names, wb, docs, alike = marshal.loads(body)
+            form, kept_for, checked, marks, lists, names, wb, docs, alike, forms = marshal.loads(body)
             if form != FORMAT or kept_for != key:
                 return None
             return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
                        None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs},
-                       alike is True)
+                       alike is True, None if forms is None else Forms.from_plain(forms))
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -240,10 +274,18 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
         rels = None if workbook.rels is None else (*workbook.rels, *added.get(rels_at, ()))
         children = workbook.children if not names else (workbook.children or 0) + len(names)
         workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
+    forms = found.forms if sheets_at in added else None  # (the sheets added not told: the forms are told anew)
+    if forms is not None:  # the sheets added and renamed are told again; the others are as they were
+        before, now = found.lists.get(sheets_at, ()), (changed or {}).get(sheets_at, {})
+        renamed = {before[i].get("name") or "": a.get("name") or "" for i, a in now.items()
+                   if (before[i].get("name") or "") != (a.get("name") or "")}
+        forms = forms.appended([a.get("name") or "" for a in added.get(sheets_at, ())] + list(renamed.values()),
+                               renamed)
     return Found(found.checked | frozenset(checked), marks, lists, (*found.names, *((n, t) for n, _, t in names)),
                  workbook,
                  {where: facts for where, facts in (docs or {}).items() if where[0] in written},
-                 found.parsed_alike and workbook is not None)  # (the sheets it added: named as it wrote them)
+                 found.parsed_alike and workbook is not None,  # (the sheets it added: named as it wrote them)
+                 forms)
 
 
-__all__ = ["Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]
+__all__ = ["Forms", "Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

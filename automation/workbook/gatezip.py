@@ -4,7 +4,8 @@ is unpacked)."""
 from __future__ import annotations
 
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from automation.errors import WorkbookFileError
 from automation.workbook.snapshot import Snapshot
@@ -41,6 +42,31 @@ MASTER = Limits(file_bytes=2 * 2**30 - 1, part_bytes=200 * 2**20, total_bytes=16
                 ratio=400, rows=1_048_576, columns=500, cells=4_000_000, elements=400_000, namespaces=200)
 PLAYER = Limits(file_bytes=20 * 2**20, part_bytes=40 * 2**20, total_bytes=80 * 2**20, members=2_000,
                 ratio=200, rows=20_000, columns=200, cells=200_000, elements=50_000, namespaces=200, player=True)
+
+
+def returned_limits(master: Any, master_bytes: int) -> Limits:
+    """The limits for a file a player sends back for ``master`` (its
+    :class:`~automation.workbook.gate.Gate`; its file
+    ``master_bytes`` long). A returned export holds at most what an export of
+    this master holds: some of its sheets (a side's whole history, which grows
+    with the campaign), a few sheets of its own and the Dice audit of every
+    roll the side was shown, as a spreadsheet program saves it (a part or two
+    more per sheet, text stored once or per cell). So the bounds of PLAYER
+    grow with the master: three times its parts and twice its file, its
+    unpacked total and (for one part: the Dice audit gathers every date) its
+    unpacked total, never beyond a master's own limits. A long campaign's
+    returned orders are read; a file far larger than the campaign is not."""
+    infos = master.archive.infolist()
+    unpacked = sum(i.file_size for i in infos)
+
+    def grown(floor: int, wanted: int, ceiling: int) -> int:
+        return min(max(floor, wanted), ceiling)
+    return replace(
+        PLAYER,
+        file_bytes=grown(PLAYER.file_bytes, 2 * master_bytes, MASTER.file_bytes),
+        part_bytes=grown(PLAYER.part_bytes, unpacked, MASTER.part_bytes),
+        total_bytes=grown(PLAYER.total_bytes, 2 * unpacked, MASTER.total_bytes),
+        members=grown(PLAYER.members, 3 * len(infos) + 100, MASTER.members))
 
 
 def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | zipfile.ZipFile:
@@ -89,4 +115,4 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | 
     return archive
 
 
-__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAYER", "open_zip"]
+__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAYER", "open_zip", "returned_limits"]
