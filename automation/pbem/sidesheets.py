@@ -7,6 +7,7 @@ aliases that stand for the other side's names, and the decision a side's
 own orders sheet waits on."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -74,12 +75,19 @@ def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     evidence, which is the umpire's, never)."""
     h = Header.of(rows[0])
     end = chain_start(h, rows) if "Step" in h.positions else len(rows)
-    return [rows[0]] + [r for r in rows[1:end] if norm(h.get(r, "Visible to") or "") in (norm(ALL), norm(side))]
+    return [rows[0]] + [r for r in rows[1:end] if _shown(h.get(r, "Visible to"), (norm(ALL), norm(side)))]
 
 
 def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     h = Header.of(rows[0])
-    return [rows[0]] + [r for r in rows[1:] if norm(h.get(r, "Side") or "") in (norm(side), "both", norm(ALL))]
+    return [rows[0]] + [r for r in rows[1:] if _shown(h.get(r, "Side"), (norm(side), "both", norm(ALL)))]
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _shown(value: Any, shown: tuple[str, ...]) -> bool:
+    """Whether a row whose Side or Visible to cell holds ``value`` is one of ``shown`` (normalised names): a
+    roster's thousands of rows hold a few values."""
+    return norm(value or "") in shown
 
 
 def trim(rows: list[list[Any]]) -> list[list[Any]]:

@@ -31,6 +31,7 @@ NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
 WRITE_BUFFER = 1 << 20
+SAFE_INTEGER = 1 << 53  # a whole number within this is written with all its digits
 
 
 @dataclass(frozen=True)
@@ -242,17 +243,29 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     out: list[str] = []
     last_row = last_col = -1
     letters = column_letters(max((len(r) for r in sheet.rows[start:stop]), default=0))
+
+    def style_of(r: int, c: int, number: bool) -> int | None:
+        # a number in a wide column is left-aligned; text there takes its column's style
+        return ids["head"] if r == 0 else ids["text"] if c in codes else \
+            ids["left"] if c in wide and number else column_ids.get(c)
+    # most cells (plain text, whole numbers) written at once, as _cell_xml writes them: each column's style
+    as_text = [f' s="{s}"' if (s := style_of(1, c, False)) else "" for c in range(len(letters))]
+    as_number = [f' s="{s}"' if (s := style_of(1, c, True)) else "" for c in range(len(letters))]
     for r, row in enumerate(sheet.rows[start:stop], start=start):
         cells: dict[int, str] = {}
         number_row = str(r + 1)
         for c, value in enumerate(row):
             if value is None or value == "":
                 continue
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            # a number in a wide column is left-aligned; text there takes its column's style
-            style = ids["head"] if r == 0 else ids["text"] if c in codes else \
-                ids["left"] if c in wide and number else column_ids.get(c)
-            cells[c] = _cell_xml(letters[c] + number_row, r, value, style, Where(sheet.name, r, c, text=c in codes))
+            kind = type(value)
+            if r and kind is str and len(value) <= SHORT_TEXT and value.isascii():
+                cells[c] = f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{text_xml(value)}</c>'
+            elif r and kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:  # (all its digits, as .16G writes it)
+                cells[c] = f'<c r="{letters[c]}{number_row}"{as_number[c]}><v>{value}</v></c>'
+            else:
+                number = isinstance(value, (int, float)) and kind is not bool
+                cells[c] = _cell_xml(letters[c] + number_row, r, value, style_of(r, c, number),
+                                     Where(sheet.name, r, c, text=c in codes))
         for c, text in sheet.notes if r == 0 else ():
             cells[c] = _cell_xml(_ref(0, c), 0, text, ids["note"], Where(sheet.name, 0, c))
         if cells:

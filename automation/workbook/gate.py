@@ -171,7 +171,8 @@ class Gate:
 
     @property
     def forms(self) -> gatememo.Forms | None:
-        """What a reader of this file, or of the file an append made it from, found of its forms (:meth:`keep_forms`)."""
+        """What a reader of this file, or of the file an append made it from, found of its forms
+        (:meth:`keep_forms`)."""
         return self._forms
 
     def keep_forms(self, forms: gatememo.Forms) -> None:

@@ -6,6 +6,7 @@ wide column)."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import zipfile
 
 import openpyxl
@@ -74,3 +75,30 @@ def test_a_row_with_long_wrapped_text_is_made_tall_enough_to_print_it(tmp_path):
     ws = openpyxl.load_workbook(path)["Spend Dec 23 German"]
     assert ws.row_dimensions[2].height >= 4 * 15  # about 260 characters in a column 70 wide: four lines or more
     assert ws.row_dimensions[3].height is None  # one line: the default height
+
+
+def test_the_cells_written_at_once_are_those_each_value_s_own_check_writes(monkeypatch) -> None:
+    """Plain text and whole numbers are written without going through the
+    check of every value (_cell_xml): byte for byte what it writes, for text
+    at the edges of plain (spaces, markup, escapes, non-ASCII, control
+    characters) and numbers at the edges of whole (large, negative, Yes/No,
+    fractions), in every kind of column."""
+    import xlsxwriter
+
+    from automation.pbem import xlsx
+
+    edges = ["G-1", "a b", " a", "a ", "a&b", "a<b", "b>a", "&", "&b", "b&", "<", ">x", "x>", "a\nb", "a\rb",
+             "_x0041_", "x_y", "é", "\t", "~!", "'", "A" * 16_000, "A" * 16_001,
+             0, 1, -1, 2**53 - 1, 2**53, -(2**53) + 1, -(2**53), 10**16, -(10**17) - 1, 10**20, True, False, 1.5, -0.0]
+    header = ["Stand", "Notes", "Kills", "Count"]
+    rows = [header] + [[edges[i % len(edges)], edges[(i * 7) % len(edges)], edges[(i * 3) % len(edges)],
+                        edges[(i * 5) % len(edges)]] for i in range(len(edges) * 2)]
+    book = xlsxwriter.Workbook(io.BytesIO(), {"in_memory": True})
+    styles = {k: book.add_format({"bold": k == "head"}) for k in ("head", "note", "text", "left", "wrap", "run")}
+    sheet, widths = OutSheet("Roster Dec 23", rows), [10.0, 70.0, 30.0, 8.0]
+    codes, columns = {0}, {1: styles["wrap"]}
+    fast = xlsx._sheet_data(sheet, codes, widths, styles, columns)
+    monkeypatch.setattr(xlsx, "SHORT_TEXT", -1)  # no text short, no number whole: every value goes through its
+    monkeypatch.setattr(xlsx, "SAFE_INTEGER", 0)  # check (which finds each text here as it is)
+    assert xlsx._sheet_data(sheet, codes, widths, styles, columns) == fast
+    assert '<c r="A2" s="' in fast[0] and 't="inlineStr"><is><t>G-1</t></is></c>' in fast[0]
