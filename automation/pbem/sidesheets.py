@@ -83,10 +83,17 @@ def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     return [rows[0]] + [r for r in rows[1:] if _shown(h.get(r, "Side"), (norm(side), "both", norm(ALL)))]
 
 
-@functools.lru_cache(maxsize=256, typed=True)
 def _shown(value: Any, shown: tuple[str, ...]) -> bool:
     """Whether a row whose Side or Visible to cell holds ``value`` is one of ``shown`` (normalised names): a
-    roster's thousands of rows hold a few values."""
+    roster's thousands of rows hold a few values, each normalised once."""
+    try:
+        return _normalised_in(value, shown)
+    except TypeError:  # (a value that cannot be kept by: told as it is)
+        return norm(value or "") in shown
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _normalised_in(value: Any, shown: tuple[str, ...]) -> bool:
     return norm(value or "") in shown
 
 
