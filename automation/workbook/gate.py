@@ -137,17 +137,22 @@ class Gate:
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
         self._lists_checked = frozenset(self._checked)  # (the sheets checked later are not findings of the lists)
-        if key is not None and (found := self.found()) is not None:  # (a list that cannot be read: refused when
-            gatememo.keep(key, found)  # asked for, as without keeping)
+        self._keep_found()  # (a list that cannot be read: refused when asked for, as without keeping)
 
     def keep_docs(self, docs: Mapping[tuple[str, str], tuple]) -> None:
         """Keep, with what was found in this file, where an append's parse of
         its list parts placed their elements (``docs``, see
         :mod:`automation.workbook.listfacts`): the next append to a file with
         this directory takes them. Only a master's findings are kept."""
+        self._keep_found(docs)
+
+    def _keep_found(self, docs: Mapping[tuple[str, str], tuple] | None = None) -> None:
+        """Keep what this gate found (with ``docs`` added to where the lists'
+        elements lie), when it is a master's and its lists can be read."""
         found = self.found() if self._key is not None else None
         if found is not None:
-            self.docs = {**self.docs, **docs}
+            if docs is not None:
+                self.docs = {**self.docs, **docs}
             gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))  # type: ignore[arg-type]
 
     def found(self) -> gatememo.Found | None:
@@ -180,9 +185,7 @@ class Gate:
         if self._key is None or self._forms == forms:
             return
         self._forms = forms
-        found = self.found()
-        if found is not None:
-            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))
+        self._keep_found()
 
     def parsed_names(self) -> list[str] | None:
         """The sheet names the parser gives this file, when a read of it (or of the file an append made it
@@ -202,9 +205,7 @@ class Gate:
         if self._parsed_alike == alike:
             return
         self._parsed_alike = alike
-        found = self.found()
-        if found is not None:
-            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))
+        self._keep_found()
 
     def workbook_lists(self) -> gatememo.Workbook | None:
         """``xl/workbook.xml``'s lists as an append reads them (see
