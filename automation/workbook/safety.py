@@ -56,7 +56,9 @@ _ANY_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
 _PLAIN_CELL = re.compile(rb'<c r="([A-Z]{1,3})(\d{1,7})"')  # as Excel, LibreOffice and most writers write cells
 
 
-_BAD_PLAIN = re.compile(rb'<c r="(?![A-Z]{1,3}[1-9]\d{0,6}")')  # a plain cell whose reference is not A1-style
+# a cell not written plainly: its name followed by a tab, a line break, ">" or "/", or by a space and anything but
+# an A1-style reference (two spaces, another attribute first, a reference such as "a1" or "A0")
+_ODD_CELL = re.compile(rb'<c(?:[\t\r\n>/]| (?!r="[A-Z]{1,3}[1-9]\d{0,6}"))')
 _ROWS_OF = {d: re.compile(rb'<c r="[A-Z]{1,3}(\d{%d})"' % d) for d in range(1, 8)}
 _COLUMNS_OF = {n: re.compile(rb'<c r="([A-Z]{%d})\d' % n) for n in range(1, 4)}
 _LONG_ROW = re.compile(rb'<c r="[A-Z]{1,3}\d{5}')  # a row of five digits or more
@@ -69,9 +71,9 @@ def _quick_bound(buf: bytes) -> tuple[int, int] | None:
     write them); None otherwise. No list of every cell is built: the longest
     row number and column name present are found first, and only those are
     compared (as bytes: equal lengths compare as numbers do)."""
-    cells = buf.count(b"<c ") + buf.count(b"<c>") + buf.count(b"<c/")
-    if b":c" in buf or cells != buf.count(b'<c r="') or _BAD_PLAIN.search(buf):
+    if b":c" in buf or _ODD_CELL.search(buf):
         return None
+    cells = b'<c r="' in buf
     rows = cols = 0
     # most sheets have rows below 10,000 and columns below AA: one pass rules the longer names out
     longest_row = range(7, 0, -1) if _LONG_ROW.search(buf) else range(4, 0, -1)
@@ -88,11 +90,12 @@ def _quick_bound(buf: bytes) -> tuple[int, int] | None:
 
 def _cell_refs(buf: bytes) -> list[tuple[bytes, bytes]] | None:
     """Every cell's (column, row) reference in ``buf``; None if some cell has none."""
+    cells = len(_ANY_CELL.findall(buf))  # every cell, however its tag is written
     found = _PLAIN_CELL.findall(buf)
-    if b":c" not in buf and len(found) == buf.count(b"<c ") + buf.count(b"<c>") + buf.count(b"<c/"):
+    if b":c" not in buf and len(found) == cells:
         return found
     found = _FAST_CELL.findall(buf)
-    return found if len(found) == len(_ANY_CELL.findall(buf)) else None
+    return found if len(found) == cells else None
 
 
 def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, part: str, where: str):

@@ -18,6 +18,7 @@ EXAMPLES = int(os.environ.get("MUSTERROLL_FUZZ_EXAMPLES", "5"))  # per command: 
 PARTS = ["[Content_Types].xml", "_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/styles.xml",
          "xl/sharedStrings.xml", "xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml", ROSTER]
 SNIPPETS = [b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">]>', b"&a;", b'<c r="XFD1048576"><v>1</v></c>',
+            b'<c\tr="XFD1048576"><v>1</v></c>',
             b'<row r="1048576"><c r="A1048576" t="inlineStr"><is><t>x</t></is></c></row>', b"<", b"\x00",
             b'xmlns:q="urn:q"', b"\xed\xa0\x80", b'<c r="A1" t="s"><v>999999</v></c>', b"]]>", b"</sheetData>",
             b'Target="../../../etc/passwd"', b'<sheet name="Campaign" sheetId="99" r:id="rId1"/>']

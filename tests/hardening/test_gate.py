@@ -39,6 +39,16 @@ def far_cell_behind_an_absolute_target(parts: Parts) -> Parts:
     return parts
 
 
+def far_cell_written_with_a_tab(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\tr=").encode())
+    return parts
+
+
+def far_cell_written_over_two_lines(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\r\n  r=").encode())
+    return parts
+
+
 def namespace_flood(parts: Parts) -> Parts:
     types = parts["[Content_Types].xml"].decode()
     decls = "".join(f' xmlns:n{i}="urn:n{i}"' for i in range(3000))
@@ -70,6 +80,8 @@ ATTACKS = {
     "far cell, case-changed target": (far_cell_behind_a_case_changed_target, FAR_REFUSED),
     "far cell, %-encoded part": (far_cell_behind_a_percent_encoded_name, FAR_REFUSED),
     "far cell, absolute target": (far_cell_behind_an_absolute_target, FAR_REFUSED),
+    "far cell, a tab before its reference": (far_cell_written_with_a_tab, FAR_REFUSED),
+    "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
     "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
     "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
     "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),
@@ -78,7 +90,8 @@ ATTACKS = {
 
 UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch is recorded in this workbook\n"),
           "stats": (0, "no rolls yet\n")}
-SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet"}
+SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet",
+               "far cell, a tab before its reference", "far cell, a line break before its reference"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

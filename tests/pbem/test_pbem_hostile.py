@@ -76,6 +76,9 @@ def hostile(kind: str, folder: Path, name: str = "Export") -> Path:
                               "xl/worksheets/sheet1.xml", 200)
     if kind == "first and last cell":
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + cell("XFD1048576", 1048576)))
+    if kind == "last cell written with a tab":  # whitespace other than one space before the cell's reference
+        far = cell("XFD1048576", 1048576).replace("<c r=", "<c\tr=")
+        return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + far))
     if kind == "tall thin spread":
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + cell("AP199999", 199999)))
     if kind == "many cells":
@@ -114,6 +117,7 @@ KINDS = {
     "xml bomb": ("declares a DTD or entities",),
     "lying sizes": ("not a readable .xlsx workbook", "corrupt", "damaged"),
     "first and last cell": ("XFD1048576: a value in",),  # beyond the last column read (and, for a player, row)
+    "last cell written with a tab": ("XFD1048576: a value in",),
     "tall thin spread": ("at most 200000 rows", "at most 20000 rows", "at most 4000000 are read",
                          "at most 200000 are read"),
     "text file": NOT_XLSX,

@@ -109,6 +109,17 @@ def test_cells_without_references_and_prefixed_tags_are_counted_in_place() -> No
     assert sheet_extent(package(sheet1=xml), "xl/worksheets/sheet1.xml", "book") == Extent(4, 3, "A4", "C4")
 
 
+@pytest.mark.parametrize("tag", [b'<c\tr="XFD70000"', b'<c\nr="XFD70000"', b'<c\r\nr="XFD70000"', b'<c  r="XFD70000"',
+                                 b'<c t="n" r="XFD70000"', b'<c\tt="n"\tr="XFD70000"'])
+def test_a_far_cell_is_found_however_whitespace_is_written_in_its_tag(tag: bytes) -> None:
+    xml = sheet(b'<row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>2</v></c></row>'
+                b'<row r="2"><c r="B2"><v>3</v></c>' + tag + b'><v>4</v></c></row>')
+    z = package(sheet1=xml)
+    assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=10**12) == Extent(70000, 16384)  # a bound
+    assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100) == Extent(70000, 16384, "XFD70000",
+                                                                                 "XFD70000")  # exact
+
+
 def test_a_sheet_split_across_chunks_is_scanned_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     import automation.workbook.safety as safety
 
