@@ -52,6 +52,7 @@ from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
+from automation.workbook.safety import strings_overstated
 from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip, returned_limits
 from automation.workbook.zipdir import Entry
 from automation.workbook.snapshot import whole
@@ -312,7 +313,8 @@ class Gate:
                         (whole if kind == "styles" else prolog_only).add(part)
         for name in sorted(whole):
             self._scan(name, whole=True, keep=name.lower() in TREES)
-        for name in sorted(prolog_only - whole):
+        prolog_only |= {i.filename for i in self.archive.infolist() if i.filename.lower() == "xl/sharedstrings.xml"}
+        for name in sorted(prolog_only - whole):  # the shared strings (the reader also takes them by this name)
             self._scan(name, whole=False)
 
     def _tree(self, name: str) -> Any:
@@ -410,7 +412,7 @@ class Gate:
         chunks: list[bytes] | None = [] if keep and whole and self.archive.getinfo(name).file_size <= KEEP_BYTES \
             else None
         lim = self.limits
-        counts = [0, 0]
+        counts, said = [0, 0], []
         parser = expat.ParserCreate(namespace_separator=" ")
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
@@ -433,7 +435,8 @@ class Gate:
         if whole and exact:
             parser.StartElementHandler = element
         elif not whole:  # past the root element no DTD can come: only the size and CRC are left to check
-            def root(*_: Any) -> None:
+            def root(_: str, attrs: dict[str, str]) -> None:
+                said.append(attrs.get("uniqueCount"))  # (a shared-strings part: the strings it says it holds)
                 raise _PrologDone
 
             parser.StartElementHandler = root
@@ -449,8 +452,9 @@ class Gate:
                         chunks.append(chunk)
                 parser.Parse(b"", True)
             except _PrologDone:
-                for _ in self._stream(name):
-                    pass
+                if (over := strings_overstated(said[0] if said else None, self._stream(name))) is not None:
+                    raise _Refused(f"part {name} says it holds {over[0]} strings and holds {over[1]}: a reader "
+                                   "would set aside memory for every one (a crafted file?)") from None
         except expat.ExpatError as exc:
             raise _Refused(f"part {name} is not well-formed XML ({exc})") from None
         if whole and not exact and marks > lim.elements:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from automation.errors import WorkbookFileError
@@ -171,3 +172,34 @@ def _exact_extent(archive: zipfile.ZipFile, info: zipfile.ZipInfo, part: str, wh
             if col > cols:
                 cols, rightmost = col, f"{_column_letters(col)}{row}"
     return Extent(rows, cols, lowest, rightmost)
+
+
+# ------------------------------------------------------------------ how many shared strings
+
+STRINGS_TAKEN = 100_000  # strings a shared-strings part may say it holds unchecked (the reader sets aside 24 bytes each)
+_STRING_ITEM = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
+
+
+def strings_overstated(said: str | None, chunks: Iterable[bytes]) -> tuple[int, int] | None:
+    """(said, held) when a shared-strings part says (its ``uniqueCount``,
+    ``said``) it holds more strings than :data:`STRINGS_TAKEN` and than it
+    holds (its ``<si>`` items, counted in ``chunks``, the part streamed);
+    else None. The reader sets aside room for every string said before
+    reading one: two billion said would ask for 48 GB. Every chunk is read
+    (the part's size and CRC-32 are checked as it streams)."""
+    try:
+        count = int(str(said).strip())
+    except ValueError:
+        count = 0  # none said, or not a number: the reader sets nothing aside
+    if count <= STRINGS_TAKEN:
+        for _ in chunks:
+            pass
+        return None
+    held, tail = 0, b""
+    for chunk in chunks:
+        buf = tail + chunk
+        cut = buf.rfind(b"<")  # an item's tag cut between two chunks is counted in the next
+        held += len(_STRING_ITEM.findall(buf, 0, cut if cut >= 0 else len(buf)))
+        tail = buf[cut:] if cut >= 0 else b""
+    held += len(_STRING_ITEM.findall(tail))
+    return (count, held) if count > held else None

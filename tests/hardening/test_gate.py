@@ -49,6 +49,12 @@ def far_cell_written_over_two_lines(parts: Parts) -> Parts:
     return parts
 
 
+def shared_strings_overstated(parts: Parts) -> Parts:
+    sst = parts["xl/sharedStrings.xml"]
+    parts["xl/sharedStrings.xml"] = re.sub(rb'uniqueCount="\d+"', b'uniqueCount="2000000000"', sst, count=1)
+    return parts
+
+
 def namespace_flood(parts: Parts) -> Parts:
     types = parts["[Content_Types].xml"].decode()
     decls = "".join(f' xmlns:n{i}="urn:n{i}"' for i in range(3000))
@@ -82,6 +88,8 @@ ATTACKS = {
     "far cell, absolute target": (far_cell_behind_an_absolute_target, FAR_REFUSED),
     "far cell, a tab before its reference": (far_cell_written_with_a_tab, FAR_REFUSED),
     "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
+    "shared strings overstated": (shared_strings_overstated,
+                                  r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
     "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
     "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
     "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),

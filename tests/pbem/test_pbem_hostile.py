@@ -79,6 +79,10 @@ def hostile(kind: str, folder: Path, name: str = "Export") -> Path:
     if kind == "last cell written with a tab":  # whitespace other than one space before the cell's reference
         far = cell("XFD1048576", 1048576).replace("<c r=", "<c\tr=")
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + far))
+    if kind == "shared strings overstated":  # the reader would set aside room for two billion strings
+        sst = zipfile.ZipFile(base).read("xl/sharedStrings.xml").replace(b'uniqueCount="1"', b'uniqueCount="2000000000"')
+        assert b"2000000000" in sst
+        return with_part(base, target, "xl/sharedStrings.xml", sst)
     if kind == "tall thin spread":
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + cell("AP199999", 199999)))
     if kind == "many cells":
@@ -118,6 +122,7 @@ KINDS = {
     "lying sizes": ("not a readable .xlsx workbook", "corrupt", "damaged"),
     "first and last cell": ("XFD1048576: a value in",),  # beyond the last column read (and, for a player, row)
     "last cell written with a tab": ("XFD1048576: a value in",),
+    "shared strings overstated": ("says it holds 2000000000 strings and holds 1",),
     "tall thin spread": ("at most 200000 rows", "at most 20000 rows", "at most 4000000 are read",
                          "at most 200000 are read"),
     "text file": NOT_XLSX,

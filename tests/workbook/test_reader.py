@@ -13,7 +13,7 @@ from automation.errors import WorkbookError
 from automation.workbook.cellvalues import convert, describe
 from automation.workbook.reader import Workbook
 from automation.workbook.schema import Column, Kind, ListRef, choice
-from automation.workbook.safety import Extent, sheet_extent
+from automation.workbook.safety import STRINGS_TAKEN, Extent, sheet_extent, strings_overstated
 
 DATE = Column("Calendar date", Kind.DATE)
 LABEL = Column("Date")
@@ -118,6 +118,18 @@ def test_a_far_cell_is_found_however_whitespace_is_written_in_its_tag(tag: bytes
     assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=10**12) == Extent(70000, 16384)  # a bound
     assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100) == Extent(70000, 16384, "XFD70000",
                                                                                  "XFD70000")  # exact
+
+
+def test_shared_strings_said_beyond_what_the_part_holds_are_told_whatever_the_chunks() -> None:
+    items = b"".join(b"<si><t>%d</t></si>" % i for i in range(STRINGS_TAKEN + 5))
+    prefixed = items.replace(b"<si>", b"<x:si >").replace(b"</si>", b"</x:si>")
+    for data in (items, prefixed):
+        for size in (7, 1000, len(data)):
+            chunks = [data[i:i + size] for i in range(0, len(data), size)]
+            assert strings_overstated(str(STRINGS_TAKEN + 5), iter(chunks)) is None  # as many as said
+            assert strings_overstated(str(STRINGS_TAKEN + 6), iter(chunks)) == (STRINGS_TAKEN + 6, STRINGS_TAKEN + 5)
+    assert strings_overstated(str(STRINGS_TAKEN), iter([b"<si><t>x</t></si>"])) is None  # few said: taken
+    assert strings_overstated(None, iter([b""])) is strings_overstated("many", iter([b""])) is None
 
 
 def test_a_sheet_split_across_chunks_is_scanned_whole(monkeypatch: pytest.MonkeyPatch) -> None:
