@@ -40,10 +40,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import posixpath
-import re
 import weakref
 import zipfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -52,8 +51,8 @@ from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
-from automation.workbook.safety import strings_overstated
-from automation.workbook.gatezip import MASTER, PLAYER, Limits, open_zip, returned_limits
+from automation.workbook.safety import SharedText, strings_overstated
+from automation.workbook.gatezip import MASTER, PLAIN_PATH, PLAYER, Limits, Targets, open_zip, returned_limits
 from automation.workbook.zipdir import Entry
 from automation.workbook.snapshot import whole
 
@@ -85,9 +84,6 @@ def column_number(letters: str) -> int:
     return number
 
 
-PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
-"""A relative target with nothing to decode or normalise: names of letters, digits, ``_``, ``-`` and
-inner dots (no ``.`` or ``..`` segment, no ``%``, ``\\``, ``//`` or leading ``/``)."""
 
 
 class _Refused(Exception):
@@ -112,7 +108,7 @@ class Gate:
         self.archive = open_zip(self.where, data, limits)
         self._by_lower = getattr(self.archive, "by_lower", None) or \
             {i.filename.lower(): i for i in self.archive.infolist()}
-        self._targets: _Targets | None = None
+        self._targets: Targets | None = None
         self._checked: set[str] = set()
         self._found: dict[tuple[str, str], list[Mapping[str, str]]] = {}
         self._kept: dict[str, bytes] = {}  # a list part's bytes as its scan inflated them, until parsed as a tree
@@ -123,6 +119,7 @@ class Gate:
         self.docs: Mapping[tuple[str, str], tuple] = {}  # where an append's parse places list parts' elements
         self._parsed_alike = False  # the parser names the sheets as the workbook part does (gatememo.Found)
         self._forms: gatememo.Forms | None = None  # what a reader found of the file's forms (gatememo.Found)
+        self._text: SharedText | None = None  # the size of each shared string, read when a sheet is first checked
         key = self._key = gatememo.key_for(data, limits) if not limits.player else None
         found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
@@ -477,7 +474,7 @@ class Gate:
 
     # ------------------------------------------------------------------ sheets
 
-    def sheet_targets(self) -> _Targets:
+    def sheet_targets(self) -> Targets:
         """Sheet name -> every part it may be read from (usually one)."""
         if self._targets is None:
             try:
@@ -486,7 +483,7 @@ class Gate:
                 raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
         return self._targets
 
-    def _sheet_targets(self) -> _Targets:
+    def _sheet_targets(self) -> Targets:
         rels_info = self.info("xl/_rels/workbook.xml.rels")
         targets: dict[str, list[str]] = {}
         for rel in self._elements(rels_info.filename, "Relationship") if rels_info else ():
@@ -500,7 +497,7 @@ class Gate:
             name = sheet.get("name")
             if name is not None and rid is not None:
                 rids.setdefault(name, []).append(rid)
-        return _Targets(self, targets, rids)
+        return Targets(self, targets, rids)
 
     def check_sheet(self, name: str) -> None:
         """Refuse, before it is parsed, a sheet whose part holds a DTD or whose
@@ -531,57 +528,24 @@ class Gate:
                                             f"{column_letter(extent.columns)} ({extent.rightmost}), {extent.cells} "
                                             f"cells; at most {lim.cells} are read: clear the cells far from the "
                                             "table"))
+            if not problems and (taken := self._shared_text(part)) > lim.part_bytes:
+                problems.append(CellProblem(name, "A1", f"its cells take {taken // 2**20} MB of text from the "
+                                            f"shared strings; at most {lim.part_bytes // 2**20} MB are read "
+                                            "(a crafted file?)"))
             if problems:
                 raise WorkbookError(problems, self.where)
             self._checked.add(part)
 
-
-class _Targets(Mapping[str, tuple[str, ...]]):
-    """Sheet name -> the parts it may be read from, each resolved when first
-    asked for (a command reads a few of a long campaign's sheets)."""
-
-    def __init__(self, gate: Gate, targets: dict[str, list[str]], rids: dict[str, list[str]]) -> None:
-        self._gate, self._targets, self._rids = gate, targets, rids
-        self._done: dict[str, tuple[str, ...]] = {}
-
-    def __getitem__(self, name: str) -> tuple[str, ...]:
-        done = self._done.get(name)
-        if done is None:
-            done = self._done[name] = self._resolved(self._rids[name])
-        return done
-
-    def every_entry(self) -> dict[str, tuple[Any, ...]]:
-        """Every sheet's parts as the zip directory lists them (their entries,
-        as :meth:`Gate.info` gives them), found at once: the part stamps of a
-        walk. A sheet with one plain target (every sheet Excel, LibreOffice or
-        Musterroll writes) takes the entries :meth:`Gate.resolve` finds its
-        parts by; any other is resolved as it resolves it."""
-        gate, targets, plain = self._gate, self._targets, PLAIN_PATH.fullmatch
-        found: dict[str, tuple[Any, ...]] = {}
-        for name, rids in self._rids.items():
-            one = targets.get(rids[0], ()) if len(rids) == 1 else ()
-            if len(one) == 1 and plain(one[0]):
-                found[name] = gate._plain_entries(one[0])
-            else:
-                found[name] = tuple(i for p in self[name] if (i := gate.info(p)) is not None)
-        return found
-
-    def _resolved(self, rids: list[str]) -> tuple[str, ...]:
-        """The parts the relationships ``rids`` of a sheet name."""
-        targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
-        if len(targets) == 1:  # most sheets: one relationship, one target
-            return self._gate.resolve(targets[0])
-        found: list[str] = []
-        for rid in rids:
-            for target in self._targets.get(rid, ()):
-                found += [p for p in self._gate.resolve(target) if p not in found]
-        return tuple(found)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._rids)
-
-    def __len__(self) -> int:
-        return len(self._rids)
+    def _shared_text(self, part: str) -> int:
+        """At most how many bytes of text sheet part ``part`` takes from the
+        shared strings (as the reader finds them: by their one name)."""
+        strings = self.info("xl/sharedStrings.xml")
+        if strings is None:
+            return 0
+        if self._text is None:
+            self._text = SharedText(self._stream(strings.filename))
+        return self._text.taken(self.archive.getinfo(part).file_size, lambda: self._stream(part),
+                                self.limits.part_bytes)
 
 
 class _PrologDone(Exception):

@@ -3,7 +3,9 @@ workbook's role, and the checks of its zip directory against them (no part
 is unpacked)."""
 from __future__ import annotations
 
+import re
 import zipfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,6 +14,9 @@ from automation.workbook.snapshot import Snapshot
 from automation.workbook.zipdir import ZipDirectory, read_directory
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+PLAIN_PATH = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?:/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)*")
+"""A relative target with nothing to decode or normalise: names of letters, digits, ``_``, ``-`` and
+inner dots (no ``.`` or ``..`` segment, no ``%``, ``\\``, ``//`` or leading ``/``)."""
 
 
 @dataclass(frozen=True)
@@ -115,4 +120,52 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | 
     return archive
 
 
-__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAYER", "open_zip", "returned_limits"]
+class Targets(Mapping[str, tuple[str, ...]]):
+    """Sheet name -> the parts it may be read from, each resolved when first
+    asked for (a command reads a few of a long campaign's sheets)."""
+
+    def __init__(self, gate: Any, targets: dict[str, list[str]], rids: dict[str, list[str]]) -> None:
+        self._gate, self._targets, self._rids = gate, targets, rids
+        self._done: dict[str, tuple[str, ...]] = {}
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        done = self._done.get(name)
+        if done is None:
+            done = self._done[name] = self._resolved(self._rids[name])
+        return done
+
+    def every_entry(self) -> dict[str, tuple[Any, ...]]:
+        """Every sheet's parts as the zip directory lists them (their entries,
+        as :meth:`~automation.workbook.gate.Gate.info` gives them), found at once: the part stamps of a
+        walk. A sheet with one plain target (every sheet Excel, LibreOffice or
+        Musterroll writes) takes the entries :meth:`~automation.workbook.gate.Gate.resolve` finds its
+        parts by; any other is resolved as it resolves it."""
+        gate, targets, plain = self._gate, self._targets, PLAIN_PATH.fullmatch
+        found: dict[str, tuple[Any, ...]] = {}
+        for name, rids in self._rids.items():
+            one = targets.get(rids[0], ()) if len(rids) == 1 else ()
+            if len(one) == 1 and plain(one[0]):
+                found[name] = gate._plain_entries(one[0])
+            else:
+                found[name] = tuple(i for p in self[name] if (i := gate.info(p)) is not None)
+        return found
+
+    def _resolved(self, rids: list[str]) -> tuple[str, ...]:
+        """The parts the relationships ``rids`` of a sheet name."""
+        targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
+        if len(targets) == 1:  # most sheets: one relationship, one target
+            return self._gate.resolve(targets[0])
+        found: list[str] = []
+        for rid in rids:
+            for target in self._targets.get(rid, ()):
+                found += [p for p in self._gate.resolve(target) if p not in found]
+        return tuple(found)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rids)
+
+    def __len__(self) -> int:
+        return len(self._rids)
+
+
+__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAIN_PATH", "PLAYER", "Targets", "open_zip", "returned_limits"]

@@ -55,6 +55,17 @@ def shared_strings_overstated(parts: Parts) -> Parts:
     return parts
 
 
+def one_long_shared_string_in_many_cells(parts: Parts) -> Parts:
+    """A string of 2 MB (random letters: it does not compress away) taken by 200 cells: 400 MB once read."""
+    sst = parts["xl/sharedStrings.xml"]
+    count = int(re.search(rb'uniqueCount="(\d+)"', sst).group(1))
+    text = bytes(__import__("random").Random(1).choices(b"abcdefghijklmnopqrstuvwxyz", k=2 * 2**20))
+    parts["xl/sharedStrings.xml"] = sst.replace(b"</sst>", b"<si><t>" + text + b"</t></si></sst>")
+    cells = b"".join(b'<row r="%d"><c r="T%d" t="s"><v>%d</v></c></row>' % (r, r, count) for r in range(900, 1100))
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", cells + b"</sheetData>")
+    return parts
+
+
 def namespace_flood(parts: Parts) -> Parts:
     types = parts["[Content_Types].xml"].decode()
     decls = "".join(f' xmlns:n{i}="urn:n{i}"' for i in range(3000))
@@ -90,6 +101,8 @@ ATTACKS = {
     "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
     "shared strings overstated": (shared_strings_overstated,
                                   r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
+    "one long shared string in many cells": (one_long_shared_string_in_many_cells,
+                                             r"Roster Start!A1: its cells take 400 MB of text from the shared strings"),
     "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
     "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
     "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),
@@ -99,7 +112,8 @@ ATTACKS = {
 UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch is recorded in this workbook\n"),
           "stats": (0, "no rolls yet\n")}
 SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet",
-               "far cell, a tab before its reference", "far cell, a line break before its reference"}
+               "far cell, a tab before its reference", "far cell, a line break before its reference",
+               "one long shared string in many cells"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

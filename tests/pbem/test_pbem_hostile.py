@@ -4,6 +4,7 @@ traceback. The files whose danger is memory run in a child process whose
 address space is capped, so a failure to refuse them shows as a failed test."""
 import io
 import os
+import random
 import resource
 import struct
 import subprocess
@@ -83,6 +84,13 @@ def hostile(kind: str, folder: Path, name: str = "Export") -> Path:
         sst = zipfile.ZipFile(base).read("xl/sharedStrings.xml").replace(b'uniqueCount="1"', b'uniqueCount="2000000000"')
         assert b"2000000000" in sst
         return with_part(base, target, "xl/sharedStrings.xml", sst)
+    if kind == "one long shared string in many cells":  # 2 MB of letters (no zip bomb) in 100 cells: 200 MB read
+        text = bytes(random.Random(1).choices(b"abcdefghijklmnopqrstuvwxyz", k=2 * 2**20))
+        sst = zipfile.ZipFile(base).read("xl/sharedStrings.xml").replace(b'uniqueCount="1"', b'uniqueCount="2"')
+        with_part(base, folder / "strings.xlsx", "xl/sharedStrings.xml",
+                  sst.replace(b"</sst>", b"<si><t>" + text + b"</t></si></sst>"))
+        cells = "".join(f'<row r="{r}"><c r="A{r}" t="s"><v>1</v></c></row>' for r in range(1, 101))
+        return with_part(folder / "strings.xlsx", target, "xl/worksheets/sheet1.xml", sheet(cells))
     if kind == "tall thin spread":
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + cell("AP199999", 199999)))
     if kind == "many cells":
@@ -123,6 +131,7 @@ KINDS = {
     "first and last cell": ("XFD1048576: a value in",),  # beyond the last column read (and, for a player, row)
     "last cell written with a tab": ("XFD1048576: a value in",),
     "shared strings overstated": ("says it holds 2000000000 strings and holds 1",),
+    "one long shared string in many cells": ("its cells take 200 MB of text from the shared strings",),
     "tall thin spread": ("at most 200000 rows", "at most 20000 rows", "at most 4000000 are read",
                          "at most 200000 are read"),
     "text file": NOT_XLSX,
