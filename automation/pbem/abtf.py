@@ -26,6 +26,7 @@ IDs become aliases wherever they would show.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
@@ -289,13 +290,14 @@ class ABtFView:
 
 
 def sheet_unit_ids(book: Any, name: str) -> dict[str, list[str]]:
-    """Side -> the unit IDs a Units or End sheet lists, first seen first."""
+    """Side -> the unit IDs a Units or End sheet lists, first seen first
+    (interned: the sheets of every CG Date list mostly the same units)."""
     rows = book.raw(name)
     h = Header.of(rows[0]) if rows else Header({})
     ids: dict[str, dict[str, None]] = {}
     for r in rows[1:]:
         if h.get(r, "Unit"):
-            ids.setdefault(str(h.get(r, "Side") or ""), {})[str(h.get(r, "Unit"))] = None
+            ids.setdefault(str(h.get(r, "Side") or ""), {})[sys.intern(str(h.get(r, "Unit")))] = None
     return {side: list(found) for side, found in ids.items()}
 
 

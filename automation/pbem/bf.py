@@ -11,6 +11,7 @@ behind its lines (2.1.1.5.1: it may try to destroy them), under aliases.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from automation.campaign.model import UMPIRE, Waiting
@@ -241,7 +242,9 @@ class BattlefrontView:
 
 
 def roster_names(book: Any, name: str) -> dict[str, list[str]]:
-    """Side -> the stand and ME names roster ``name`` lists, first seen first."""
+    """Side -> the stand and ME names roster ``name`` lists, first seen first.
+    Each name is interned: the names of a hundred rosters read at once (a
+    campaign with nothing carried yet) are mostly the same, held once."""
     rows = book.raw(name)
     h = Header.of(rows[0]) if rows else Header({})
     at = [h.positions.get(column) for column in ("Side", "Stand", "ME")]  # the columns looked up once a roster
@@ -251,7 +254,7 @@ def roster_names(book: Any, name: str) -> dict[str, list[str]]:
         side = str(side or "")
         for value in (stand, me):
             if value:  # (an empty cell: "", none)
-                names.setdefault(side, {})[str(value)] = None
+                names.setdefault(side, {})[sys.intern(str(value))] = None
     return {side: list(found) for side, found in names.items()}
 
 

@@ -120,6 +120,17 @@ def test_an_earlier_roster_changed_reads_every_roster_again(capsys, campaign, tm
     assert [a[1] for a in read] == ["Roster Start"]  # the others: as carried one by one
 
 
+def test_a_name_many_rosters_list_is_held_once() -> None:
+    """A campaign with nothing carried yet reads every roster for the secret names: each name is kept once."""
+    class Book:
+        def raw(self, name: str) -> list[list[str]]:  # each read makes its own strings, as the parser does
+            return [["Side", "ME", "Stand"], ["German", "".join(["G-", "001"]), "".join(["G-001", "-01"])]]
+
+    early, late = bf.roster_names(Book(), "Roster Dec 24"), bf.roster_names(Book(), "Roster Dec 25")
+    assert early == late == {"German": ["G-001-01", "G-001"]}
+    assert all(a is b for a, b in zip(early["German"], late["German"]))
+
+
 WORDS = st.text(alphabet=string.ascii_letters[:6] + "-_0Äé", min_size=1, max_size=5)
 TEXT = st.lists(st.one_of(WORDS, st.sampled_from([" ", ", ", "-", ".", "/", "\n", "(", "é"])), max_size=30)
 
