@@ -542,10 +542,13 @@ class Gate:
         strings = self.info("xl/sharedStrings.xml")
         if strings is None:
             return 0
-        if self._text is None:
-            self._text = SharedText(self._stream(strings.filename))
-        return self._text.taken(self.archive.getinfo(part).file_size, lambda: self._stream(part),
-                                self.limits.part_bytes)
+        try:
+            if self._text is None:
+                self._text = SharedText(self._stream(strings.filename))
+            return self._text.taken(self.archive.getinfo(part).file_size, lambda: self._stream(part),
+                                    self.limits.part_bytes)
+        except _Refused as exc:  # (a part damaged since the findings kept for the file were made)
+            raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None
 
 
 class _PrologDone(Exception):

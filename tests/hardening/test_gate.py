@@ -323,3 +323,24 @@ def test_a_sheet_named_twice_or_a_relationship_id_given_twice_may_be_read_from_e
     assert targets["Doubled id"] == ("xl/worksheets/sheet3.xml", "xl/worksheets/sheet4.xml")
     assert targets["Plain"] == ("xl/worksheets/sheet5.xml",)
     assert set(targets) == {"Twice", "Doubled id", "Plain"}
+
+
+def test_shared_strings_that_cannot_be_read_when_a_sheet_is_checked_are_told_as_a_refusal(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """As when the findings kept for a file let it open without its parts streamed, and one is damaged since."""
+    from automation.errors import WorkbookFileError
+    from automation.workbook import gate as gate_module
+
+    gate = Gate("book", master(tmp_path / "m", one_long_shared_string_in_many_cells).read_bytes(), MASTER)
+
+    whole = gate._stream
+
+    def damaged(name: str):
+        if name != "xl/sharedStrings.xml":
+            yield from whole(name)
+            return
+        raise gate_module._Refused(f"part {name} is damaged (CRC); use the last good copy of the workbook")
+
+    monkeypatch.setattr(gate, "_stream", damaged)
+    with pytest.raises(WorkbookFileError, match=r"refused: part xl/sharedStrings\.xml is damaged"):
+        gate.check_sheet("Roster Start")
