@@ -44,6 +44,11 @@ def far_cell_written_with_a_tab(parts: Parts) -> Parts:
     return parts
 
 
+def far_cell_behind_a_quoted_bracket(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", '<c x=">" r=').encode())
+    return parts
+
+
 def far_cell_written_over_two_lines(parts: Parts) -> Parts:
     parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\r\n  r=").encode())
     return parts
@@ -99,6 +104,7 @@ ATTACKS = {
     "far cell, absolute target": (far_cell_behind_an_absolute_target, FAR_REFUSED),
     "far cell, a tab before its reference": (far_cell_written_with_a_tab, FAR_REFUSED),
     "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
+    "far cell, a quoted > before its reference": (far_cell_behind_a_quoted_bracket, FAR_REFUSED),
     "shared strings overstated": (shared_strings_overstated,
                                   r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
     "one long shared string in many cells": (one_long_shared_string_in_many_cells,
@@ -113,7 +119,7 @@ UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch i
           "stats": (0, "no rolls yet\n")}
 SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet",
                "far cell, a tab before its reference", "far cell, a line break before its reference",
-               "one long shared string in many cells"}
+               "one long shared string in many cells", "far cell, a quoted > before its reference"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

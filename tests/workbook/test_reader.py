@@ -120,6 +120,15 @@ def test_a_far_cell_is_found_however_whitespace_is_written_in_its_tag(tag: bytes
                                                                                  "XFD70000")  # exact
 
 
+@pytest.mark.parametrize("far", [b'<row r="2"><c x=">" r="XFD70000"><v>4</v></c></row>',
+                                 b"<row r=\"2\"><c x='>/' r=\"XFD70000\"><v>4</v></c></row>",
+                                 b'<row x=">" r="70000"><c r="A70000"><v>4</v></c><c s=">"><v>5</v></c></row>'])
+def test_a_far_value_is_found_behind_a_quoted_attribute_holding_a_closing_bracket(far: bytes) -> None:
+    """XML lets a quoted attribute value hold ">": the parser reads the reference after it, and so does the scan."""
+    z = package(sheet1=sheet(b'<row r="1"><c r="A1"><v>1</v></c></row>' + far))
+    assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100).rows == 70000
+
+
 def test_shared_strings_said_beyond_what_the_part_holds_are_told_whatever_the_chunks() -> None:
     items = b"".join(b"<si><t>%d</t></si>" % i for i in range(STRINGS_TAKEN + 5))
     prefixed = items.replace(b"<si>", b"<x:si >").replace(b"</si>", b"</x:si>")
