@@ -20,8 +20,9 @@ CHUNK = 1 << 20
 
 # a row's or a cell's start tag and its attributes (a quoted value may hold a ">", as the parser reads it)
 _TOKEN = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?(row|c)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(/?)>""")
-_CELL_REF = re.compile(rb'\sr\s*=\s*["\']\$?([A-Za-z]{1,3})\$?(\d{1,7})["\']')
-_ROW_REF = re.compile(rb'\sr\s*=\s*["\'](\d{1,7})["\']')
+# a reference as the parser reads it: any letters and digits (leading zeros, "XFD01048576", are row 1048576)
+_CELL_REF = re.compile(rb'\sr\s*=\s*["\']\$?([A-Za-z]+)\$?(\d+)["\']')
+_ROW_REF = re.compile(rb'\sr\s*=\s*["\'](\d+)["\']')
 
 
 @dataclass(frozen=True)

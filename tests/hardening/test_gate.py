@@ -49,6 +49,11 @@ def far_cell_behind_a_quoted_bracket(parts: Parts) -> Parts:
     return parts
 
 
+def far_cell_with_a_leading_zero(parts: Parts) -> Parts:
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace('r="XFD1048576"', 'r="XFD01048576"').encode())
+    return parts
+
+
 def far_cell_written_over_two_lines(parts: Parts) -> Parts:
     parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\r\n  r=").encode())
     return parts
@@ -105,6 +110,7 @@ ATTACKS = {
     "far cell, a tab before its reference": (far_cell_written_with_a_tab, FAR_REFUSED),
     "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
     "far cell, a quoted > before its reference": (far_cell_behind_a_quoted_bracket, FAR_REFUSED),
+    "far cell, a leading zero in its row": (far_cell_with_a_leading_zero, FAR_REFUSED),
     "shared strings overstated": (shared_strings_overstated,
                                   r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
     "one long shared string in many cells": (one_long_shared_string_in_many_cells,
@@ -119,7 +125,8 @@ UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch i
           "stats": (0, "no rolls yet\n")}
 SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet",
                "far cell, a tab before its reference", "far cell, a line break before its reference",
-               "one long shared string in many cells", "far cell, a quoted > before its reference"}
+               "one long shared string in many cells", "far cell, a quoted > before its reference",
+               "far cell, a leading zero in its row"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

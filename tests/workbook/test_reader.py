@@ -129,6 +129,17 @@ def test_a_far_value_is_found_behind_a_quoted_attribute_holding_a_closing_bracke
     assert sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100).rows == 70000
 
 
+@pytest.mark.parametrize("far, extent", [(b'<row r="2"><c r="XFD0070000"><v>4</v></c></row>', (70000, 16384)),
+                                         (b'<row r="0070000"><c><v>4</v></c></row>', (70000, 1)),
+                                         (b'<row r="2"><c r="ZZZZ2"><v>4</v></c></row>', (2, 475254)),
+                                         (b'<row r="2"><c r="A123456789012"><v>4</v></c></row>', (123456789012, 1))])
+def test_a_reference_with_leading_zeros_or_more_letters_and_digits_is_read_as_the_parser_reads_it(
+        far: bytes, extent: tuple[int, int]) -> None:
+    z = package(sheet1=sheet(b'<row r="1"><c r="A1"><v>1</v></c></row>' + far))
+    found = sheet_extent(z, "xl/worksheets/sheet1.xml", "book", limit=100)
+    assert (found.rows, found.columns) == extent
+
+
 def test_shared_strings_said_beyond_what_the_part_holds_are_told_whatever_the_chunks() -> None:
     items = b"".join(b"<si><t>%d</t></si>" % i for i in range(STRINGS_TAKEN + 5))
     prefixed = items.replace(b"<si>", b"<x:si >").replace(b"</si>", b"</x:si>")
