@@ -51,8 +51,8 @@ from xml.parsers import expat
 
 from automation.errors import CellProblem, WorkbookError, WorkbookFileError
 from automation.workbook import gatememo
-from automation.workbook.safety import SharedText, strings_overstated
 from automation.workbook.gatezip import MASTER, PLAIN_PATH, PLAYER, Limits, Targets, open_zip, returned_limits
+from automation.workbook.safety import SharedText, strings_overstated
 from automation.workbook.zipdir import Entry
 from automation.workbook.snapshot import whole
 
@@ -82,8 +82,6 @@ def column_number(letters: str) -> int:
     for letter in letters:
         number = number * 26 + ord(letter) - 64
     return number
-
-
 
 
 class _Refused(Exception):

@@ -6,6 +6,7 @@ XFD1048576) would otherwise ask for gigabytes."""
 from __future__ import annotations
 
 import collections
+import itertools
 import re
 import zipfile
 from collections.abc import Callable, Iterable
@@ -244,7 +245,7 @@ class SharedText:
             return part_bytes // len(b"<v/>") * self.most
         found: collections.Counter[bytes] = collections.Counter()
         values, tail = 0, b""
-        for chunk in (*chunks(), b""):
+        for chunk in itertools.chain(chunks(), (b"",)):  # (streamed: b"" ends it)
             buf = tail + chunk
             cut = buf.rfind(b"<") if chunk else len(buf)
             while cut > 0 and (buf.startswith(b"</", cut) or cut == len(buf) - 1):  # cut before a start tag:
