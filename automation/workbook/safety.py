@@ -180,7 +180,7 @@ def _exact_extent(archive: zipfile.ZipFile, info: zipfile.ZipInfo, part: str, wh
 
 # ------------------------------------------------------------------ how many shared strings
 
-STRINGS_TAKEN = 100_000  # strings a shared-strings part may say it holds unchecked (the reader sets aside 24 bytes each)
+STRINGS_TAKEN = 100_000  # strings a shared-strings part may say it holds unchecked (24 bytes set aside each)
 _STRING_ITEM = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
 
 

@@ -39,24 +39,12 @@ def far_cell_behind_an_absolute_target(parts: Parts) -> Parts:
     return parts
 
 
-def far_cell_written_with_a_tab(parts: Parts) -> Parts:
-    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\tr=").encode())
-    return parts
-
-
-def far_cell_behind_a_quoted_bracket(parts: Parts) -> Parts:
-    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", '<c x=">" r=').encode())
-    return parts
-
-
-def far_cell_with_a_leading_zero(parts: Parts) -> Parts:
-    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace('r="XFD1048576"', 'r="XFD01048576"').encode())
-    return parts
-
-
-def far_cell_written_over_two_lines(parts: Parts) -> Parts:
-    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace("<c r=", "<c\r\n  r=").encode())
-    return parts
+def far_cell_spelled(old: str, new: str) -> Callable[[Parts], Parts]:
+    """The far cell with ``old`` in its tag written ``new``, which the parser reads as the same cell."""
+    def change(parts: Parts) -> Parts:
+        parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", FAR.replace(old, new).encode())
+        return parts
+    return change
 
 
 def shared_strings_overstated(parts: Parts) -> Parts:
@@ -107,10 +95,10 @@ ATTACKS = {
     "far cell, case-changed target": (far_cell_behind_a_case_changed_target, FAR_REFUSED),
     "far cell, %-encoded part": (far_cell_behind_a_percent_encoded_name, FAR_REFUSED),
     "far cell, absolute target": (far_cell_behind_an_absolute_target, FAR_REFUSED),
-    "far cell, a tab before its reference": (far_cell_written_with_a_tab, FAR_REFUSED),
-    "far cell, a line break before its reference": (far_cell_written_over_two_lines, FAR_REFUSED),
-    "far cell, a quoted > before its reference": (far_cell_behind_a_quoted_bracket, FAR_REFUSED),
-    "far cell, a leading zero in its row": (far_cell_with_a_leading_zero, FAR_REFUSED),
+    "far cell, a tab before its reference": (far_cell_spelled("<c r=", "<c\tr="), FAR_REFUSED),
+    "far cell, a line break before its reference": (far_cell_spelled("<c r=", "<c\r\n  r="), FAR_REFUSED),
+    "far cell, a quoted > before its reference": (far_cell_spelled("<c r=", '<c x=">" r='), FAR_REFUSED),
+    "far cell, a leading zero in its row": (far_cell_spelled('r="XFD1048576"', 'r="XFD01048576"'), FAR_REFUSED),
     "shared strings overstated": (shared_strings_overstated,
                                   r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
     "one long shared string in many cells": (one_long_shared_string_in_many_cells,
@@ -123,8 +111,8 @@ ATTACKS = {
 
 UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch is recorded in this workbook\n"),
           "stats": (0, "no rolls yet\n")}
-SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target", "DTD in a sheet",
-               "far cell, a tab before its reference", "far cell, a line break before its reference",
+SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target",
+               "DTD in a sheet", "far cell, a tab before its reference", "far cell, a line break before its reference",
                "one long shared string in many cells", "far cell, a quoted > before its reference",
                "far cell, a leading zero in its row"}
 

@@ -43,7 +43,8 @@ def test_a_sheet_taking_short_strings_takes_little_and_one_taking_the_long_one_o
     assert taken(many) == 49 * sizes[3]
 
 
-@pytest.mark.parametrize("value", [b"<v> 3 </v>", b"<v>x</v>", b"<v/>", b'<v a="1">3</v>', b"<x:v>3</x:v>", b"<v>03x</v>"])
+@pytest.mark.parametrize("value", [b"<v> 3 </v>", b"<v>x</v>", b"<v/>", b'<v a="1">3</v>', b"<x:v>3</x:v>",
+                                   b"<v>03x</v>"])
 def test_a_value_not_written_plainly_counts_as_the_longest_string(value: bytes) -> None:
     """A reader takes string 0 for a value it cannot read, or may read it as
     another index: so each such value is counted at the longest string."""

@@ -81,7 +81,8 @@ def hostile(kind: str, folder: Path, name: str = "Export") -> Path:
         far = cell("XFD1048576", 1048576).replace("<c r=", "<c\tr=")
         return with_part(base, target, "xl/worksheets/sheet1.xml", sheet(cell("A1", 1) + far))
     if kind == "shared strings overstated":  # the reader would set aside room for two billion strings
-        sst = zipfile.ZipFile(base).read("xl/sharedStrings.xml").replace(b'uniqueCount="1"', b'uniqueCount="2000000000"')
+        sst = zipfile.ZipFile(base).read("xl/sharedStrings.xml")
+        sst = sst.replace(b'uniqueCount="1"', b'uniqueCount="2000000000"')
         assert b"2000000000" in sst
         return with_part(base, target, "xl/sharedStrings.xml", sst)
     if kind == "one long shared string in many cells":  # 2 MB of letters (no zip bomb) in 100 cells: 200 MB read
