@@ -120,6 +120,13 @@ def _parser_stamp() -> str:
         return "python_calamine"
 
 
+def _panicked(exc: BaseException) -> bool:
+    """Whether ``exc`` is the parser failing inside its own code on a value it
+    cannot convert (a date cell holding -1E+308): PyO3 raises that as a
+    ``PanicException``, which is a BaseException, not an Exception."""
+    return type(exc).__name__ == "PanicException"
+
+
 def _calamine(data: bytes | Snapshot) -> Any:
     """calamine over exactly ``data``, the bytes the gate checked. A
     :class:`~automation.workbook.snapshot.Snapshot` is opened by its path.
@@ -188,6 +195,10 @@ class Workbook:
         try:
             return _calamine(self._data)
         except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
+            raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
+        except BaseException as exc:
+            if not _panicked(exc):
+                raise
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
 
     @property
@@ -269,6 +280,11 @@ class Workbook:
             rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]
         except Exception as exc:  # noqa: BLE001 - a damaged sheet part
             raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc})"), str(self.path)) from None
+        except BaseException as exc:
+            if not _panicked(exc):
+                raise
+            raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc}): a date or time cell "
+                                            "may hold a number no date has, such as -1E+308"), str(self.path)) from None
         self._keep(name, rows)
         if key is not None:
             rowcache.keep_cells(key, rows)

@@ -47,6 +47,17 @@ def far_cell_spelled(old: str, new: str) -> Callable[[Parts], Parts]:
     return change
 
 
+def date_cell_with_no_date(parts: Parts) -> Parts:
+    """A cell formatted as a date holding -1E+308: the parser panics converting it."""
+    styles = parts["xl/styles.xml"]
+    count = int(re.search(rb'<cellXfs count="(\d+)"', styles).group(1))
+    parts["xl/styles.xml"] = re.sub(rb'<cellXfs count="\d+">', b'<cellXfs count="%d">' % (count + 1), styles).replace(
+        b"</cellXfs>", b'<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>')
+    cell = b'<row r="900"><c r="A900" s="%d"><v>-1e308</v></c></row></sheetData>' % count
+    parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", cell)
+    return parts
+
+
 def shared_strings_overstated(parts: Parts) -> Parts:
     sst = parts["xl/sharedStrings.xml"]
     parts["xl/sharedStrings.xml"] = re.sub(rb'uniqueCount="\d+"', b'uniqueCount="2000000000"', sst, count=1)
@@ -103,6 +114,7 @@ ATTACKS = {
                                   r"xl/sharedStrings\.xml says it holds 2000000000 strings and holds \d+"),
     "one long shared string in many cells": (one_long_shared_string_in_many_cells,
                                              r"Roster Start!A1: its cells take 400 MB of text from the shared strings"),
+    "a date cell with no date": (date_cell_with_no_date, r"Roster Start!A1: the sheet cannot be read"),
     "namespace flood": (namespace_flood, r"\[Content_Types\]\.xml declares more than 200 namespaces"),
     "DTD in a sheet": (dtd_in_a_sheet, r"xl/worksheets/sheet8\.xml declares a DTD or entities"),
     "compressed workbook part": (compressed_workbook_part, r"xl/workbook\.xml is compressed \d+:1, a zip bomb"),
@@ -114,7 +126,7 @@ UNREAD = {"undo": (2, f"musterroll: {{}}: nothing to undo: no Musterroll batch i
 SHEET_LEVEL = {"far cell, case-changed target", "far cell, %-encoded part", "far cell, absolute target",
                "DTD in a sheet", "far cell, a tab before its reference", "far cell, a line break before its reference",
                "one long shared string in many cells", "far cell, a quoted > before its reference",
-               "far cell, a leading zero in its row"}
+               "far cell, a leading zero in its row", "a date cell with no date"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

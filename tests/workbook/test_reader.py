@@ -140,6 +140,21 @@ def test_a_reference_with_leading_zeros_or_more_letters_and_digits_is_read_as_th
     assert (found.rows, found.columns) == extent
 
 
+def test_a_date_cell_holding_a_number_no_date_has_is_told_naming_the_sheet(tmp_path: Path) -> None:
+    """The parser fails inside its own code on such a cell (PyO3's PanicException, not an Exception)."""
+    import openpyxl
+
+    path = tmp_path / "date.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Dates"
+    wb.active["A1"], wb.active["A2"] = "Date", -1e308
+    wb.active["A2"].number_format = "yyyy-mm-dd"
+    wb.save(path)
+    with pytest.raises(WorkbookError, match=r"Dates!A1: the sheet cannot be read .*a date or time cell may hold a "
+                                            r"number no date has"):
+        Workbook(path).raw("Dates")
+
+
 def test_shared_strings_said_beyond_what_the_part_holds_are_told_whatever_the_chunks() -> None:
     items = b"".join(b"<si><t>%d</t></si>" % i for i in range(STRINGS_TAKEN + 5))
     prefixed = items.replace(b"<si>", b"<x:si >").replace(b"</si>", b"</x:si>")
