@@ -51,8 +51,9 @@ def date_cell_with_no_date(parts: Parts) -> Parts:
     """A cell formatted as a date holding -1E+308: the parser panics converting it."""
     styles = parts["xl/styles.xml"]
     count = int(re.search(rb'<cellXfs count="(\d+)"', styles).group(1))
-    parts["xl/styles.xml"] = re.sub(rb'<cellXfs count="\d+">', b'<cellXfs count="%d">' % (count + 1), styles).replace(
-        b"</cellXfs>", b'<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>')
+    date = b'<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
+    styles = re.sub(rb'<cellXfs count="\d+">', b'<cellXfs count="%d">' % (count + 1), styles)
+    parts["xl/styles.xml"] = styles.replace(b"</cellXfs>", date + b"</cellXfs>")
     cell = b'<row r="900"><c r="A900" s="%d"><v>-1e308</v></c></row></sheetData>' % count
     parts[ROSTER] = parts[ROSTER].replace(b"</sheetData>", cell)
     return parts
