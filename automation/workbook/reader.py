@@ -194,10 +194,8 @@ class Workbook:
         """calamine over the bytes the gate checked."""
         try:
             return _calamine(self._data)
-        except Exception as exc:  # noqa: BLE001 - CalamineError, XmlError, ZipError, PasswordError...
-            raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
-        except BaseException as exc:
-            if not _panicked(exc):
+        except BaseException as exc:  # CalamineError, XmlError, ZipError, PasswordError..., or the parser's panic
+            if not (isinstance(exc, Exception) or _panicked(exc)):
                 raise
             raise WorkbookFileError(f"{self.path}: not a readable .xlsx workbook ({exc})") from None
 
@@ -278,13 +276,12 @@ class Workbook:
         try:
             sheet = self._book.get_sheet_by_name(name)
             rows = [list(r) for r in sheet.to_python(skip_empty_area=False)]
-        except Exception as exc:  # noqa: BLE001 - a damaged sheet part
-            raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc})"), str(self.path)) from None
-        except BaseException as exc:
-            if not _panicked(exc):
+        except BaseException as exc:  # a damaged sheet part, or the parser's panic on a value
+            if not (isinstance(exc, Exception) or _panicked(exc)):
                 raise
-            raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc}): a date or time cell "
-                                            "may hold a number no date has, such as -1E+308"), str(self.path)) from None
+            hint = ": a date or time cell may hold a number no date has, such as -1E+308" if _panicked(exc) else ""
+            raise WorkbookError(CellProblem(name, "A1", f"the sheet cannot be read ({exc}){hint}"),
+                                str(self.path)) from None
         self._keep(name, rows)
         if key is not None:
             rowcache.keep_cells(key, rows)

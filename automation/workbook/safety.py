@@ -6,10 +6,9 @@ XFD1048576) would otherwise ask for gigabytes."""
 from __future__ import annotations
 
 import collections
-import itertools
 import re
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from automation.errors import WorkbookFileError
@@ -78,7 +77,7 @@ def _quick_bound(buf: bytes) -> tuple[int, int] | None:
     compared (as bytes: equal lengths compare as numbers do)."""
     if b":c" in buf or _ODD_CELL.search(buf):
         return None
-    cells = b'<c r="' in buf
+    cells = b'<c r="' in buf  # (every cell is so written: whether there is any)
     rows = cols = 0
     # most sheets have rows below 10,000 and columns below AA: one pass rules the longer names out
     longest_row = range(7, 0, -1) if _LONG_ROW.search(buf) else range(4, 0, -1)
@@ -103,22 +102,40 @@ def _cell_refs(buf: bytes) -> list[tuple[bytes, bytes]] | None:
     return found if len(found) == cells else None
 
 
-def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, part: str, where: str):
-    """The part's bytes in pieces that each end just before a '<' (so no tag is split)."""
+class _Malformed(Exception):
+    pass
+
+
+def _pieces(chunks: Iterable[bytes], *, start_tag: bool = False, longest: int | None = None) -> Iterator[bytes]:
+    """``chunks`` (a part as it streams) again, in pieces that each end just
+    before a ``<``, so no tag is split; with ``start_tag``, just before a start
+    tag, so every value before it has ended. What is left of the part is the
+    last piece. ``longest``: _Malformed when more than this is carried from
+    one piece to the next (a tag that long)."""
     tail = b""
-    try:
+    for chunk in chunks:
+        buf = tail + chunk
+        cut = buf.rfind(b"<")
+        while start_tag and cut > 0 and (buf.startswith(b"</", cut) or cut == len(buf) - 1):
+            cut = buf.rfind(b"<", 0, cut)
+        cut = max(cut, 0)
+        yield buf[:cut]
+        tail = buf[cut:]
+        if longest is not None and len(tail) > longest:
+            raise _Malformed
+    yield tail
+
+
+def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, part: str, where: str) -> Iterator[bytes]:
+    """The part's bytes in pieces that each end just before a '<' (so no tag is split)."""
+    def read() -> Iterator[bytes]:
         with archive.open(info) as fh:
-            while True:
-                chunk = fh.read(CHUNK)
-                buf = tail + chunk
-                if not chunk:
-                    yield buf
-                    return
-                cut = max(buf.rfind(b"<"), 0)
-                yield buf[:cut]
-                tail = buf[cut:]
-                if len(tail) > CHUNK:
-                    raise WorkbookFileError(f"{where}: part {part} is malformed (a tag longer than 1 MB)")
+            while chunk := fh.read(CHUNK):
+                yield chunk
+    try:
+        yield from _pieces(read(), longest=CHUNK)
+    except _Malformed:
+        raise WorkbookFileError(f"{where}: part {part} is malformed (a tag longer than 1 MB)") from None
     except WorkbookFileError:
         raise
     except Exception as exc:  # noqa: BLE001 - zipfile/zlib errors of a damaged member
@@ -199,13 +216,7 @@ def strings_overstated(said: str | None, chunks: Iterable[bytes]) -> tuple[int, 
         for _ in chunks:
             pass
         return None
-    held, tail = 0, b""
-    for chunk in chunks:
-        buf = tail + chunk
-        cut = buf.rfind(b"<")  # an item's tag cut between two chunks is counted in the next
-        held += len(_STRING_ITEM.findall(buf, 0, cut if cut >= 0 else len(buf)))
-        tail = buf[cut:] if cut >= 0 else b""
-    held += len(_STRING_ITEM.findall(tail))
+    held = sum(len(_STRING_ITEM.findall(piece)) for piece in _pieces(chunks))
     return (count, held) if count > held else None
 
 
@@ -221,15 +232,12 @@ class SharedText:
     cell that takes it: one string of 5 MB taken by 2,000 cells is 10 GB."""
 
     def __init__(self, chunks: Iterable[bytes]) -> None:
-        starts, at, tail = [], 0, b""
-        for chunk in chunks:
-            buf = tail + chunk
-            cut = buf.rfind(b"<")
-            cut = len(buf) if cut < 0 else cut
-            starts += [at + m.start() for m in _STRING_ITEM.finditer(buf, 0, cut)]
-            at, tail = at + cut, buf[cut:]
-        starts += [at + m.start() for m in _STRING_ITEM.finditer(tail)]
-        self.sizes = [b - a for a, b in zip(starts, starts[1:] + [at + len(tail)])]
+        starts: list[int] = []
+        at = 0
+        for piece in _pieces(chunks):
+            starts += [at + m.start() for m in _STRING_ITEM.finditer(piece)]
+            at += len(piece)
+        self.sizes = [b - a for a, b in zip(starts, starts[1:] + [at])]
         self.most = max(self.sizes, default=0)
 
     def taken(self, part_bytes: int, chunks: Callable[[], Iterable[bytes]], enough: int) -> int:
@@ -244,16 +252,10 @@ class SharedText:
         if part_bytes // len(b"<v/>") * self.most <= enough:
             return part_bytes // len(b"<v/>") * self.most
         found: collections.Counter[bytes] = collections.Counter()
-        values, tail = 0, b""
-        for chunk in itertools.chain(chunks(), (b"",)):  # (streamed: b"" ends it)
-            buf = tail + chunk
-            cut = buf.rfind(b"<") if chunk else len(buf)
-            while cut > 0 and (buf.startswith(b"</", cut) or cut == len(buf) - 1):  # cut before a start tag:
-                cut = buf.rfind(b"<", 0, cut)  # every value before it has ended
-            cut = max(cut, 0)
-            values += buf.count(b"<v", 0, cut) + buf.count(b":v", 0, cut)  # (a prefixed one: <x:v>)
-            found.update(_PLAIN_VALUE.findall(buf, 0, cut))
-            tail = buf[cut:]
+        values = 0
+        for piece in _pieces(chunks(), start_tag=True):
+            values += piece.count(b"<v") + piece.count(b":v")  # (a prefixed one: <x:v>)
+            found.update(_PLAIN_VALUE.findall(piece))
         sizes, first = self.sizes, self.sizes[0] if self.sizes else 0
         plain = sum(n * max(first, sizes[int(v)] if int(v) < len(sizes) else 0) for v, n in found.items())
         return plain + (values - sum(found.values())) * self.most
