@@ -100,6 +100,9 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | 
     for info in infos:
         lower = info.filename.lower()
         if lower in seen:
+            if seen[lower] == info.filename:
+                raise WorkbookFileError(f"{where}: refused: part {info.filename} is listed twice in the zip directory; "
+                                        "a workbook holds each part once")
             raise WorkbookFileError(f"{where}: refused: parts {seen[lower]} and {info.filename} have the same name "
                                     "but for case; a workbook never has both")
         seen[lower] = info.filename

@@ -148,6 +148,25 @@ def test_every_command_refuses_a_hostile_master_alike(tmp_path: Path, attack: st
     assert not (tmp_path / "out.xlsx").exists()
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_part_listed_twice_is_refused_as_listed_twice_by_every_command(tmp_path: Path, command: str) -> None:
+    import warnings
+    import zipfile
+
+    book = master(tmp_path / "m")
+    with zipfile.ZipFile(book) as z:
+        roster = z.read(ROSTER)
+    with warnings.catch_warnings(), zipfile.ZipFile(book, "a") as z:
+        warnings.simplefilter("ignore")  # (zipfile warns of the name it is asked to write again)
+        z.writestr(ROSTER, roster.replace(b"</sheetData>", FAR.encode()))
+    before = book.read_bytes()
+    proc = capped(*argv_for(command, book, tmp_path))
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert f"refused: part {ROSTER} is listed twice in the zip directory" in proc.stderr
+    assert "but for case" not in proc.stderr
+    assert book.read_bytes() == before
+
+
 def test_parts_are_found_as_the_reader_finds_them(tmp_path: Path) -> None:
     from python_calamine import CalamineWorkbook
 
