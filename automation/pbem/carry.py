@@ -395,13 +395,10 @@ class Carried:
             return compute()
         head = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
         h = head.copy()
-        stamps = []
-        for name in sheets:
-            stamp = self._part_stamp(name)
-            if stamp is None:  # a sheet with no part: nothing carried pins it
-                return compute()
-            stamps.append([name, stamp])
-            h.update(f"\x00{name}\x01{stamp}".encode("utf-8"))
+        each = list(map(self._part_stamp, sheets))
+        if None in each:  # a sheet with no part: nothing carried pins it
+            return compute()
+        h.update("".join([f"\x00{name}\x01{stamp}" for name, stamp in zip(sheets, each)]).encode("utf-8"))
         path = self.folder / f"{h.hexdigest()[:40]}{WALK}"
         found = self._walk_file(path, what)
         if found is not None:
@@ -412,6 +409,7 @@ class Carried:
         last = self.folder / f"{head.hexdigest()[:40]}.last{WALK}"
         before = self._walk_file(last, what) if extend is not None else None
         walked = before.get("sheets") if before is not None else None
+        stamps = [[name, stamp] for name, stamp in zip(sheets, each)]
         if isinstance(walked, list) and 0 < len(walked) <= len(stamps) and walked == stamps[:len(walked)]:
             value = extend(before["value"], len(walked))  # type: ignore[misc,index]
         else:

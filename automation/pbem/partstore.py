@@ -31,7 +31,7 @@ from pathlib import Path
 from automation.errors import MusterrollError
 from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
 from automation.workbook.zipdir import Entry, data_start, plain_entries
-from automation.workbook.zipraw import EMPTY, Deflated, write_zip
+from automation.workbook.zipraw import EMPTY, LOCAL_HEADER, Deflated, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
 JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
@@ -65,6 +65,7 @@ class PartStore:
         self.path = path
         self._old: list[bytes] | None = None  # the store and the files added beside it, as read (oldest first)
         self._index: dict[str, tuple[bytes, Entry]] = {}  # each part's name -> the file it is in (the newest) and where
+        self._views: dict[int, memoryview] = {}  # each file read, by the identity of its bytes: a view of them
         self._sizes = (0, 0)  # the store's size, and that of the files beside it
         self._kept: dict[str, Deflated] = {}
         self._replaced: list[str] = []  # joined parts a part kept now holds all of, newest first
@@ -111,19 +112,29 @@ class PartStore:
                     except OSError:
                         continue  # unreadable: its parts are built again
             self._index = {e.filename: (data, e) for data in self._old for e in plain_entries(data) or ()}
+            self._views = {id(data): memoryview(data) for data in self._old}
         return self._index
 
     def _stored(self, key: str) -> Deflated | None:
-        """Part ``key`` as its file stores it (None: not there, or not as the directory says)."""
+        """Part ``key`` as its file stores it (None: not there, or not as the
+        directory says), its bytes a view of the file as read (an export
+        copies six hundred of them into its own file: none is copied here)."""
         held = self._load().get(key)
         if held is None:
             return None
         data, e = held
-        try:
-            start = data_start(lambda at, size: data[at:at + size], e)
-        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
+        if e.compress_type != 8:
             return None
-        return Deflated(data[start:start + e.compress_size], e.CRC, e.file_size) if e.compress_type == 8 else None
+        at, name = e.header_offset, e.filename.encode("utf-8")
+        start = at + LOCAL_HEADER.size + len(name)
+        if not (data[at:at + 4] == b"PK\x03\x04" and LOCAL_HEADER.unpack_from(data, at)[9:] == (len(name), 0)
+                and data[at + LOCAL_HEADER.size:start] == name and start + e.compress_size <= e.end_offset
+                and not e.flag_bits & 0x861):  # (as this store writes every part: else checked as zipfile checks it)
+            try:
+                start = data_start(lambda at, size: data[at:at + size], e)
+            except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
+                return None
+        return Deflated(self._views[id(data)][start:start + e.compress_size], e.CRC, e.file_size)
 
     def get(self, key: str) -> Deflated | None:
         if self.path is None:

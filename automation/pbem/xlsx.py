@@ -14,6 +14,7 @@ import hashlib
 import io
 import itertools
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
+_NOT_IN_NAMES = re.compile(r"[\[\]:*?/\\]")  # characters no sheet name may hold (XlsxWriter's own check)
 WRITE_BUFFER = 1 << 20
 SAFE_INTEGER = 1 << 53  # a whole number within this is written with all its digits
 
@@ -65,6 +67,15 @@ class OutSheet:
     # ``last_cell(start, stop)`` without it, so a carried run's rows are never read.
     segments: Sequence[tuple[str, int]] = ()
 
+    @classmethod
+    def sealed(cls, name: str, rows: Sequence[Sequence[Any]], tab: str, source: str) -> OutSheet:
+        """A sheet of ``rows`` with its ``tab`` and ``source`` and every other
+        field as by default (as the constructor, without its checks: an
+        export makes one of these for each of a thousand sealed sheets)."""
+        made = object.__new__(cls)
+        made.__dict__.update(_DEFAULTS, name=name, rows=rows, tab=tab, source=source)
+        return made
+
     def but(self, **changes: Any) -> OutSheet:
         """This sheet with ``changes`` (as :func:`dataclasses.replace`, without
         its checks: an export changes a field of each of a thousand sheets)."""
@@ -75,6 +86,9 @@ class OutSheet:
         changed.__dict__.update(self.__dict__)
         changed.__dict__.update(changes)
         return changed
+
+
+_DEFAULTS = OutSheet("", ()).__dict__.copy()  # every field as a sheet made with a name and rows alone has it
 
 
 def _width(rows: Sequence[Sequence[Any]], col: int) -> float:
@@ -103,7 +117,28 @@ def _workbook_class() -> type:
             taken.add(name.lower())
             return name
 
+        def check_sheetnames(self, names: Sequence[str]) -> None:
+            """:meth:`_check_sheetname` of each of ``names`` (a long campaign's
+            carried sheets), made at once where every name passes; else name
+            by name, for XlsxWriter's own message."""
+            taken: set[str] = self.__dict__.setdefault("_taken_names", set())
+            lowered = [name.lower() for name in names]
+            joined = "\x00".join(names)
+            if (all(name and (len(name) <= 31 if name.isascii() else _utf16_len(name) <= 31) for name in names)
+                    and not _NOT_IN_NAMES.search(joined) and "\x00'" not in f"\x00{joined}"
+                    and "'\x00" not in f"{joined}\x00" and len(set(lowered)) == len(lowered)
+                    and taken.isdisjoint(lowered)):
+                taken.update(lowered)
+                self.sheetname_count += len(names)
+                return
+            for name in names:
+                self._check_sheetname(name)
+
     return Book
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
@@ -140,9 +175,9 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                     carried[index] = found
     drawn: dict[int, Any] = {}  # sheet number -> XlsxWriter's worksheet
     try:
+        book.check_sheetnames([sheets[index - 1].name for index in carried])  # named as drawn sheets must be, once
         for index, sheet in enumerate(sheets, start=1):
             if index in carried:
-                book._check_sheetname(sheet.name)  # named as a drawn sheet must be, and once
                 continue
             ws = drawn[index] = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))

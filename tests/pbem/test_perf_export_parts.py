@@ -348,3 +348,27 @@ def test_a_part_each_export_draws_anew_is_deflated_fast_and_a_sealed_sheet_s_as_
             (tight if sheet.source else fast).append((sheet.name, size, len(Deflated.of(data, level).body)))
     assert any(name.startswith("Roster") for name, _, _ in fast) and len(tight) > 5
     assert [(name, size) for name, size, _ in fast + tight] == [(name, made) for name, _, made in fast + tight]
+
+
+def test_a_part_whose_local_record_has_an_extra_field_is_still_taken(tmp_path):
+    """The store's own parts have no extra field in their local records and
+    are taken at a glance; a part written otherwise is checked as zipfile
+    checks it, and taken."""
+    import struct
+    import zlib
+
+    from automation.workbook.zipraw import DIRECTORY_RECORD, LOCAL_HEADER
+
+    body = b"a part written by another zip writer " * 300
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    deflated, crc, name, extra = packer.compress(body) + packer.flush(), zlib.crc32(body), b"d" * 40, b"\xfe\xca\x04\x00abcd"
+    local = LOCAL_HEADER.pack(0x04034B50, 20, 0, 8, 0, 0x21, crc, len(deflated), len(body), len(name), len(extra))
+    record = local + name + extra + deflated
+    central = DIRECTORY_RECORD.pack(0x02014B50, 20, 20, 0, 8, 0, 0x21, crc, len(deflated), len(body), len(name), 0, 0,
+                                    0, 0, 0, 0) + name
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(record), 0)
+    path = tmp_path / "parts-side-context.zip"
+    path.write_bytes(record + central + end)
+    found = PartStore(path).get("d" * 40)
+    assert found is not None and (found.crc, found.size) == (crc, len(body))
+    assert zlib.decompress(bytes(found.body), -15) == body
