@@ -51,6 +51,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -70,7 +71,9 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
 WALK = ".walk.json"  # a derivation of every sheet at once, a file each (Carried.walk)
-WALKS = 8  # walks kept, the last written or read: each is of one side's view of a copy of the campaign
+WALKS = 48  # walks kept, the last written or read: each is of one side's view of a copy of the campaign
+CARRIED_ON = 6  # the walks of one kind that a walk may be carried on from (Carried.walk): copies at other dates
+CARRIED_ON_INDEX = ".carried-on.json"  # a file listing them, by their number of sheets
 MORE = 256 * 1024  # entries added to a file are appended beside it up to this size (or half the file's), then
 # the file is written anew with them (Carried.save)
 SHARDS = 32  # the files a large derivation's entries are spread over, by sheet name (shard_of)
@@ -227,6 +230,7 @@ class Carried:
         self._sizes: dict[_Shard, tuple[int, int]] = {}  # each file read: its size, and that of what was added
         self._added: dict[_Shard, dict[str, Any]] = {}  # the entries this run worked out, by file
         self._walks: list[tuple[Path, str]] = []  # the walks this run worked out: their files and text
+        self._indexes: list[tuple[Path, list[int]]] = []  # the walks carried on from, listed anew (Carried.walk)
         self._changed: set[_Shard] = set()
         self._used: dict[_Shard, set[str]] = {}  # the entries of each file this run looked up
         self._digests: dict[str, str] = {}  # each key of get_keyed, hashed
@@ -386,40 +390,73 @@ class Carried:
         or read are kept, for the campaign's copies and sides.
 
         ``extend(value, n)``: the walk carried on from the value of the first
-        ``n`` sheets, which the last walk of ``what`` with these settings was
-        of (a refit adds sheets after every other: the next export walks only
-        those). ``carry_on``: what the last walk is kept under, when not its
-        ``settings`` (a walk whose settings change from run to run, carried
-        on by an ``extend`` that works out what the change does)."""
+        ``n`` sheets, which an earlier walk of ``what`` with these settings
+        was of (a refit adds sheets after every other: the next export walks
+        only those). The walks carried on from are the :data:`CARRIED_ON`
+        last made of ``what`` (:meth:`_carried_on_from`): copies of the
+        campaign at different dates, exported in turn, each carry on from
+        their own. ``carry_on``: what those walks are kept under, when not
+        their ``settings`` (a walk whose settings change from run to run,
+        carried on by an ``extend`` that works out what the change does)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
-        head = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
-        h = head.copy()
         each = list(map(self._part_stamp, sheets))
         if None in each:  # a sheet with no part: nothing carried pins it
             return compute()
-        h.update("".join([f"\x00{name}\x01{stamp}" for name, stamp in zip(sheets, each)]).encode("utf-8"))
+        stamps = [f"\x00{name}\x01{stamp}".encode("utf-8") for name, stamp in zip(sheets, each)]
+        walked = b"".join(stamps)
+        head = hashlib.sha256(f"{self.context}\x00{what}\x00{settings}".encode("utf-8"))
+        h = head.copy()
+        h.update(walked)
         path = self.folder / f"{h.hexdigest()[:40]}{WALK}"
         found = self._walk_file(path, what)
         if found is not None:
             used(path)
             return found["value"]
-        if carry_on is not None:
-            head = hashlib.sha256(f"{self.context}\x00{what}\x00carried on\x00{carry_on}".encode("utf-8"))
-        last = self.folder / f"{head.hexdigest()[:40]}.last{WALK}"
-        before = self._walk_file(last, what) if extend is not None else None
-        walked = before.get("sheets") if before is not None else None
-        stamps = [[name, stamp] for name, stamp in zip(sheets, each)]
-        if isinstance(walked, list) and 0 < len(walked) <= len(stamps) and walked == stamps[:len(walked)]:
-            value = extend(before["value"], len(walked))  # type: ignore[misc,index]
-        else:
+        if extend is None:
             value = compute()
+        else:
+            if carry_on is not None:  # (else the walks carried on from are the walks themselves)
+                head = hashlib.sha256(f"{self.context}\x00{what}\x00carried on\x00{carry_on}".encode("utf-8"))
+            index = self.folder / f"{head.hexdigest()[:40]}{CARRIED_ON_INDEX}"
+            suffix = f".last{WALK}" if carry_on is not None else WALK
+            before, lengths = self._carried_on_from(what, head, stamps, index, suffix)
+            value = extend(before[1], before[0]) if before is not None else compute()
+            self._indexes.append((index, [len(stamps), *(n for n in lengths if n != len(stamps))][:CARRIED_ON]))
         text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
                           ensure_ascii=False, separators=(",", ":"))
         self._walks.append((path, text))
-        if extend is not None:
-            self._walks.append((last, text[:-1] + ',"sheets":' + json.dumps(stamps, ensure_ascii=False) + "}"))
+        if extend is not None and carry_on is not None:
+            last = head.copy()
+            last.update(walked)
+            self._walks.append((self.folder / f"{last.hexdigest()[:40]}.last{WALK}", text))
         return value
+
+    def _carried_on_from(self, what: str, head: Any, stamps: Sequence[bytes], index: Path,
+                         suffix: str) -> tuple[tuple[int, Any] | None, list[int]]:
+        """The longest of the walks of ``what`` listed in ``index`` (by their
+        number of sheets, the newest first) that was of the first sheets of
+        ``stamps`` (each sheet's name and stamp, encoded): its number of
+        sheets and value, or None; and the numbers listed. A walk is kept
+        under the digest of ``head`` and its sheets' stamps, so one of the
+        first ``n`` sheets is found by theirs."""
+        try:
+            listed = json.loads(index.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None, []
+        lengths = [n for n in listed if isinstance(n, int) and not isinstance(n, bool)] if isinstance(listed, list) \
+            else []
+        ends = list(itertools.accumulate(map(len, stamps)))
+        walked = b"".join(stamps)
+        for n in sorted({n for n in lengths if 0 < n <= len(stamps)}, reverse=True):
+            digest = head.copy()
+            digest.update(walked[:ends[n - 1]])
+            path = self.folder / f"{digest.hexdigest()[:40]}{suffix}"  # type: ignore[operator]
+            found = self._walk_file(path, what)
+            if found is not None:
+                used(path)
+                return (n, found["value"]), lengths
+        return None, lengths
 
     def _walk_file(self, path: Path, what: str) -> dict[str, Any] | None:
         try:
@@ -482,6 +519,9 @@ class Carried:
             make_folder(self.folder)
             for path, text in self._walks:
                 keep_file(path, lambda fh, data=text.encode("utf-8"): fh.write(data))
+            for path, lengths in self._indexes:
+                keep_file(path, lambda fh, data=json.dumps(lengths).encode("utf-8"): fh.write(data))
+            self._indexes.clear()
             if self._walks:
                 self._walks.clear()
                 prune(self.folder, WALK, WALKS)

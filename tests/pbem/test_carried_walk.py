@@ -159,3 +159,44 @@ def test_the_export_after_a_refit_walks_only_the_refit_s_sheets_and_is_the_expor
     assert all(sheet.startswith("Ledger ") for what, sheet in sheets_asked if what.startswith("kind:"))  # (purchases)
     monkeypatch.setenv(CACHE_SETTING, "off")
     assert export(capsys, book, tmp_path / "plain.xlsx") == carried
+
+
+@pytest.mark.parametrize("carry_on", [None, "scrub:German"])
+def test_copies_at_other_dates_exported_in_turn_each_carry_on_from_their_own_walk(
+        tmp_path: Path, carry_on: str | None) -> None:
+    """A copy of the campaign at date 1 and one at date 100 share the carried
+    folder; each export after a refit carries on from that copy's own last
+    walk, not from the other copy's, whichever ran last."""
+    short, long = Book(sheets(30)), Book(sheets(600))
+
+    def walk(book: Book, settings: str = "settings") -> tuple[Any, list[int]]:
+        carried_on: list[int] = []
+        run = Carried(book, tmp_path, "context")
+        value = run.walk("scrub", list(book.stamps), settings if carry_on is None else f"{settings} {len(book.stamps)}",
+                         lambda: list(book.stamps),
+                         lambda before, n: carried_on.append(n) or before + list(book.stamps)[n:], carry_on=carry_on)
+        run.save()
+        return value, carried_on
+
+    assert walk(short) == (list(short.stamps), [])
+    assert walk(long) == (list(long.stamps), [30])  # (the short copy's sheets are the first of the long one's)
+    for date in range(1, 4):  # each copy refitted in turn: the refit's sheets added after its own
+        for book, length in ((short, 30), (long, 600)):
+            book.stamps[f"Refit {length} {date}"] = f"{length:04x}{date:04x}.1.1"
+            assert walk(book) == (list(book.stamps), [length + date - 1])
+
+
+def test_a_walk_carried_on_from_is_never_one_of_other_sheets_whatever_the_index_lists(tmp_path: Path) -> None:
+    book = Book(sheets(30))
+    first = Carried(book, tmp_path, "context")
+    first.walk("sheets:German", list(book.stamps), "settings", lambda: "of 30 sheets", lambda *_: never())
+    first.save()
+    index = next(tmp_path.glob(f"*{carry.CARRIED_ON_INDEX}"))
+    index.write_text("[40, 30, true, \"20\", -1, 0]")  # (lengths no walk of these sheets has, and nonsense)
+    book.stamps["Roster 2"] = "00000002.101.50"  # a sheet before changed: no walk is of the first sheets now
+    book.stamps["Roster 31"] = "0000001f.100.50"
+    later = Carried(book, tmp_path, "context")
+    assert later.walk("sheets:German", list(book.stamps), "settings", lambda: "anew", lambda *_: never()) == "anew"
+    index.write_text("not json")
+    assert Carried(book, tmp_path, "context").walk(
+        "sheets:German", list(book.stamps), "settings", lambda: "anew", lambda *_: never()) == "anew"
