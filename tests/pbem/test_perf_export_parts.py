@@ -372,3 +372,37 @@ def test_a_part_whose_local_record_has_an_extra_field_is_still_taken(tmp_path):
     found = PartStore(path).get("d" * 40)
     assert found is not None and (found.crc, found.size) == (crc, len(body))
     assert zlib.decompress(bytes(found.body), -15) == body
+
+
+@pytest.mark.parametrize("mapped", [True, False])
+def test_a_store_mapped_or_read_gives_the_same_parts_and_is_replaced_while_its_parts_are_in_use(
+        tmp_path, monkeypatch, mapped):
+    """On Linux and macOS a store is mapped, not read whole (a new process
+    would first lay out its 7 MB); elsewhere it is read. Either way the
+    parts taken from it stay as they were when the store is written anew
+    under them, and the new store holds them."""
+    from automation.pbem import partstore
+    from automation.workbook.zipraw import Deflated
+
+    monkeypatch.setattr(partstore, "MAPPED", mapped and partstore.MAPPED)
+    path = tmp_path / "parts-side-context.zip"
+    parts = {key * 40: Deflated.of(key.encode() * 5000) for key in "ab"}
+    first = PartStore(path)
+    for key, part in parts.items():
+        first.keep(key, part)
+    first.save()
+    later = PartStore(path)
+    taken = {key: later.get(key) for key in parts}
+    assert taken == parts
+    monkeypatch.setattr(partstore, "SEGMENTS", 0)  # (the next save writes the store anew, not beside it)
+    later.keep("c" * 40, Deflated.of(b"c" * 9000))
+    later.save()
+    assert taken == parts  # (what was taken from the store before it was replaced)
+    again = PartStore(path)
+    assert {key: again.get(key) for key in [*parts, "c" * 40]} == {**parts, "c" * 40: Deflated.of(b"c" * 9000)}
+
+
+def test_an_empty_store_holds_no_part(tmp_path):
+    path = tmp_path / "parts-side-context.zip"
+    path.write_bytes(b"")
+    assert PartStore(path).get("a" * 40) is None
