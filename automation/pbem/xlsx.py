@@ -390,9 +390,12 @@ def _segmented(sheet: OutSheet, codes: set[int], widths: list[float], styles: di
             last_row, last_col = end_row, max(last_col, end_col)
         at = stop
     if leading > done:  # the runs joined up to here, for the next export: they hold the runs joined before
-        parts.keep(joined_keys[leading - 1], _joined_runs(pieces[1:1 + leading - done + (joined is not None)]))
+        taken = 1 + leading - done + (joined is not None)
+        kept = _joined_runs(pieces[1:taken])
+        parts.keep(joined_keys[leading - 1], kept)
         if joined is not None:
             parts.replaced(joined_keys[done - 1])
+        pieces[1:taken] = [Piece(kept, as_stored=True)]  # (the part takes them as kept: not joined again)
     return pieces, extent(last_row, last_col)
 
 

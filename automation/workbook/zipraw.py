@@ -50,24 +50,25 @@ class Deflated:
         return data if len(data) == self.size and zlib.crc32(data) == self.crc else None
 
     @classmethod
-    def run(cls, pieces: Sequence[tuple[Deflated, bytes | None]]) -> Deflated:
+    def run(cls, pieces: Sequence[tuple[Deflated, bytes | None]], *more: bytes) -> Deflated:
         """``pieces`` (each with what it inflates to, or None: taken as its
         CRC-32 and size say) one after the other, as one piece: each ends
-        with a full flush, so their bodies join as they are."""
+        with a full flush, so their bodies join as they are (and ``more``
+        deflated bytes after them, not counted: see :meth:`joined`)."""
         crc, size = 0, 0
         for piece, data in pieces:
             crc = zlib.crc32(data, crc) if data is not None else crc32_combine(crc, piece.crc, piece.size)
             size += len(data) if data is not None else piece.size
-        return cls(b"".join(p.body for p, _ in pieces), crc, size)
+        return cls(b"".join([*(p.body for p, _ in pieces), *more]), crc, size)
 
     @classmethod
     def joined(cls, pieces: Sequence[tuple[Deflated, bytes | None]], last: bytes) -> Deflated:
         """One member's data: ``pieces`` one after the other (:meth:`run`),
-        then ``last`` deflated and finished."""
+        then ``last`` deflated and finished, joined at once (the Dice audit
+        of a long campaign is megabytes: copied once)."""
         packer = zlib.compressobj(6, zlib.DEFLATED, -15)
-        head = cls.run(pieces)
-        return cls(head.body + packer.compress(last) + packer.flush(), zlib.crc32(last, head.crc),
-                   head.size + len(last))
+        head = cls.run(pieces, packer.compress(last), packer.flush())
+        return cls(head.body, zlib.crc32(last, head.crc), head.size + len(last))
 
 
 _CRC_POLY = 0xEDB88320  # the zip CRC-32's polynomial, bits reversed
