@@ -85,8 +85,9 @@ class PartStore:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._old: list[bytes | mmap.mmap] | None = None  # the store and the files added beside it, as read (oldest first)
-        self._index: dict[str, tuple[bytes | mmap.mmap, Entry]] = {}  # each part's name -> the file it is in (the newest) and where
+        self._old: list[bytes | mmap.mmap] | None = None  # the store and the files beside it, as read (oldest first)
+        # each part's name -> the file it is in (the newest) and where
+        self._index: dict[str, tuple[bytes | mmap.mmap, Entry]] = {}
         self._views: dict[int, memoryview] = {}  # each file read, by the identity of its bytes: a view of them
         self._sizes = (0, 0)  # the store's size, and that of the files beside it
         self._kept: dict[str, Deflated] = {}

@@ -295,6 +295,14 @@ def test_a_damaged_file_beside_the_store_loses_only_its_own_parts(tmp_path):
     assert again.get("a" * 40) == Deflated.of(b"in the store" * 100) and again.get("b" * 40) is None
 
 
+def saved_store(path, parts) -> None:
+    """A side's store at ``path`` holding ``parts`` (key -> Deflated), saved."""
+    store = PartStore(path)
+    for key, part in parts.items():
+        store.keep(key, part)
+    store.save()
+
+
 @pytest.mark.parametrize("damage", ["its local header", "its name", "its length"])
 def test_a_part_not_stored_as_the_store_s_directory_says_is_built_again_and_the_others_taken(tmp_path, damage):
     """The store's directory is read a tuple a part; a part's own record is
@@ -305,10 +313,7 @@ def test_a_part_not_stored_as_the_store_s_directory_says_is_built_again_and_the_
 
     path = tmp_path / "parts-side-context.zip"
     parts = {key * 40: Deflated.of(key.encode() * 2000) for key in "abc"}
-    first = PartStore(path)
-    for key, part in parts.items():
-        first.keep(key, part)
-    first.save()
+    saved_store(path, parts)
     data = bytearray(path.read_bytes())
     at = data.index(("b" * 40).encode()) - 30  # its local record
     if damage == "its local header":
@@ -361,7 +366,8 @@ def test_a_part_whose_local_record_has_an_extra_field_is_still_taken(tmp_path):
 
     body = b"a part written by another zip writer " * 300
     packer = zlib.compressobj(6, zlib.DEFLATED, -15)
-    deflated, crc, name, extra = packer.compress(body) + packer.flush(), zlib.crc32(body), b"d" * 40, b"\xfe\xca\x04\x00abcd"
+    deflated, crc = packer.compress(body) + packer.flush(), zlib.crc32(body)
+    name, extra = b"d" * 40, b"\xfe\xca\x04\x00abcd"
     local = LOCAL_HEADER.pack(0x04034B50, 20, 0, 8, 0, 0x21, crc, len(deflated), len(body), len(name), len(extra))
     record = local + name + extra + deflated
     central = DIRECTORY_RECORD.pack(0x02014B50, 20, 20, 0, 8, 0, 0x21, crc, len(deflated), len(body), len(name), 0, 0,
@@ -387,10 +393,7 @@ def test_a_store_mapped_or_read_gives_the_same_parts_and_is_replaced_while_its_p
     monkeypatch.setattr(partstore, "MAPPED", mapped and partstore.MAPPED)
     path = tmp_path / "parts-side-context.zip"
     parts = {key * 40: Deflated.of(key.encode() * 5000) for key in "ab"}
-    first = PartStore(path)
-    for key, part in parts.items():
-        first.keep(key, part)
-    first.save()
+    saved_store(path, parts)
     later = PartStore(path)
     taken = {key: later.get(key) for key in parts}
     assert taken == parts
