@@ -420,7 +420,7 @@ class Carried:
                 head = hashlib.sha256(f"{self.context}\x00{what}\x00carried on\x00{carry_on}".encode("utf-8"))
             index = self.folder / f"{head.hexdigest()[:40]}{CARRIED_ON_INDEX}"
             suffix = f".last{WALK}" if carry_on is not None else WALK
-            before, lengths = self._carried_on_from(what, head, stamps, index, suffix)
+            before, lengths = self._carried_on_from(what, head, stamps, walked, index, suffix)
             value = extend(before[1], before[0]) if before is not None else compute()
             self._indexes.append((index, [len(stamps), *(n for n in lengths if n != len(stamps))][:CARRIED_ON]))
         text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
@@ -432,12 +432,13 @@ class Carried:
             self._walks.append((self.folder / f"{last.hexdigest()[:40]}.last{WALK}", text))
         return value
 
-    def _carried_on_from(self, what: str, head: Any, stamps: Sequence[bytes], index: Path,
+    def _carried_on_from(self, what: str, head: Any, stamps: Sequence[bytes], walked: bytes, index: Path,
                          suffix: str) -> tuple[tuple[int, Any] | None, list[int]]:
         """The longest of the walks of ``what`` listed in ``index`` (by their
         number of sheets, the newest first) that was of the first sheets of
-        ``stamps`` (each sheet's name and stamp, encoded): its number of
-        sheets and value, or None; and the numbers listed. A walk is kept
+        ``stamps`` (each sheet's name and stamp, encoded; ``walked``: them
+        joined): its number of sheets and value, or None; and the numbers
+        listed. A walk is kept
         under the digest of ``head`` and its sheets' stamps, so one of the
         first ``n`` sheets is found by theirs."""
         try:
@@ -447,7 +448,6 @@ class Carried:
         lengths = [n for n in listed if isinstance(n, int) and not isinstance(n, bool)] if isinstance(listed, list) \
             else []
         ends = list(itertools.accumulate(map(len, stamps)))
-        walked = b"".join(stamps)
         for n in sorted({n for n in lengths if 0 < n <= len(stamps)}, reverse=True):
             digest = head.copy()
             digest.update(walked[:ends[n - 1]])

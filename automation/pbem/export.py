@@ -186,16 +186,11 @@ def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | Non
         if not isinstance(found_list, list) or len(found_list) != len(sourced):
             found_list = walked()["found"]  # (a value of another shape: not carried)
         found_each = iter(found_list)
-    unscrubbed = "|scrubbed " + hashlib.sha256(b"[]").hexdigest()[:32]  # (json.dumps of no name replaced)
     for s in sheets:
         found: set[str] = set()
         rows: Sequence[Sequence[Any]]
         if found_each is not None and s.source:
-            held = next(found_each)
-            if not held:  # (most sealed sheets hold no secret name: kept as they are)
-                out.append(s.but(source=s.source + unscrubbed))
-                continue
-            found = set(held)
+            found = set(next(found_each))
             rows = Later(lambda s=s: [[names.sub(v) if isinstance(v, str) else v for v in r] for r in s.rows]) \
                 if found else s.rows
         else:  # (no carried words: nothing is carried, or the sheet has no source)

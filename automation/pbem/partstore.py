@@ -33,7 +33,7 @@ from pathlib import Path
 from automation.errors import MusterrollError
 from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
 from automation.workbook.zipdir import Entry, data_start, plain_entries
-from automation.workbook.zipraw import EMPTY, LOCAL_HEADER, Deflated, write_zip
+from automation.workbook.zipraw import EMPTY, Deflated, write_zip
 
 MAX_STORE = 512 * 1024 * 1024  # a store larger than this is not read (built again)
 JOINED = "joined-"  # the key of a part that joins others (a sheet's runs of rows): each export may make one anew
@@ -148,15 +148,10 @@ class PartStore:
         data, e = held
         if e.compress_type != 8:
             return None
-        at, name = e.header_offset, e.filename.encode("utf-8")
-        start = at + LOCAL_HEADER.size + len(name)
-        if not (data[at:at + 4] == b"PK\x03\x04" and LOCAL_HEADER.unpack_from(data, at)[9:] == (len(name), 0)
-                and data[at + LOCAL_HEADER.size:start] == name and start + e.compress_size <= e.end_offset
-                and not e.flag_bits & 0x861):  # (as this store writes every part: else checked as zipfile checks it)
-            try:
-                start = data_start(lambda at, size: data[at:at + size], e)
-            except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
-                return None
+        try:
+            start = data_start(lambda at, size: data[at:at + size], e)
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, UnicodeDecodeError):
+            return None
         return Deflated(self._views[id(data)][start:start + e.compress_size], e.CRC, e.file_size)
 
     def get(self, key: str) -> Deflated | None:

@@ -201,25 +201,24 @@ def side_sheets(book: Any, side: str, public: Iterable[str], latest_only: Iterab
         if kind_id in latest_only and kind_id not in last and campaign_kind(book, name, kinds, dates) is not None:
             last[kind_id] = name
     out = []
-    by_id, stamp_of = ready.by_id, carried.stamp if carried is not None else None
     for name, kind_id, seen, passes in walked:
-        kind = by_id[kind_id]
+        kind = ready.by_id[kind_id]
+        kept: Sequence[Sequence[Any]] | None
+        source = ""
         if kind_id in latest_only:
             kept = side_view(book, name, kind, side, public) if passes and last.get(kind_id) == name else None
-            if kept is not None:
-                out.append(OutSheet.sealed(name, kept, tab.get(kind.tab, kind.tab), ""))
-            continue
-        if stamp_of is None:
+        elif carried is None:
             kept = side_view(book, name, kind, side, public)
-            if kept is not None:
-                out.append(OutSheet.sealed(name, kept, tab.get(kind.tab, kind.tab), ""))
         elif seen:  # whether the side sees the sheet is carried apart from its rows, read only if used
-            assert carried is not None
             def view(name: str = name, kind: SheetKind = kind) -> list[list[Any]] | None:
                 return carried.get(f"rows:{side}", name, lambda: side_view(book, name, kind, side, public))
-            stamp = stamp_of(name)
-            out.append(OutSheet.sealed(name, Later(view), tab.get(kind.tab, kind.tab),
-                                       f"rows:{side}|{name}|{stamp}" if stamp else ""))
+            kept = Later(view)
+            stamp = carried.stamp(name)
+            source = f"rows:{side}|{name}|{stamp}" if stamp else ""
+        else:
+            kept = None
+        if kept is not None:
+            out.append(OutSheet.sealed(name, kept, tab.get(kind.tab, kind.tab), source))
     return out
 
 

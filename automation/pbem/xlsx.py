@@ -14,7 +14,6 @@ import hashlib
 import io
 import itertools
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +30,6 @@ from automation.workbook.zipraw import Deflated, parse_zip, write_zip
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
-_NOT_IN_NAMES = re.compile(r"[\[\]:*?/\\]")  # characters no sheet name may hold (XlsxWriter's own check)
 WRITE_BUFFER = 1 << 20
 SAFE_INTEGER = 1 << 53  # a whole number within this is written with all its digits
 
@@ -118,27 +116,12 @@ def _workbook_class() -> type:
             return name
 
         def check_sheetnames(self, names: Sequence[str]) -> None:
-            """:meth:`_check_sheetname` of each of ``names`` (a long campaign's
-            carried sheets), made at once where every name passes; else name
-            by name, for XlsxWriter's own message."""
-            taken: set[str] = self.__dict__.setdefault("_taken_names", set())
-            lowered = [name.lower() for name in names]
-            joined = "\x00".join(names)
-            if (all(name and (len(name) <= 31 if name.isascii() else _utf16_len(name) <= 31) for name in names)
-                    and not _NOT_IN_NAMES.search(joined) and "\x00'" not in f"\x00{joined}"
-                    and "'\x00" not in f"{joined}\x00" and len(set(lowered)) == len(lowered)
-                    and taken.isdisjoint(lowered)):
-                taken.update(lowered)
-                self.sheetname_count += len(names)
-                return
+            """:meth:`_check_sheetname` of each of ``names``: the sheets whose
+            parts are copied as stored are named as drawn sheets must be, once."""
             for name in names:
                 self._check_sheetname(name)
 
     return Book
-
-
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
 
 
 def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
@@ -175,7 +158,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                     carried[index] = found
     drawn: dict[int, Any] = {}  # sheet number -> XlsxWriter's worksheet
     try:
-        book.check_sheetnames([sheets[index - 1].name for index in carried])  # named as drawn sheets must be, once
+        book.check_sheetnames([sheets[index - 1].name for index in carried])
         for index, sheet in enumerate(sheets, start=1):
             if index in carried:
                 continue

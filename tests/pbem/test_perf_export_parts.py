@@ -356,9 +356,8 @@ def test_a_part_each_export_draws_anew_is_deflated_fast_and_a_sealed_sheet_s_as_
 
 
 def test_a_part_whose_local_record_has_an_extra_field_is_still_taken(tmp_path):
-    """The store's own parts have no extra field in their local records and
-    are taken at a glance; a part written otherwise is checked as zipfile
-    checks it, and taken."""
+    """A part whose local record holds an extra field (the store's own
+    parts have none) is checked as zipfile checks it, and taken."""
     import struct
     import zlib
 
