@@ -67,7 +67,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
-from automation.workbook import gatememo, pkgfile, undoimage
+from automation.workbook import gatememo, pkgfile, readback, undoimage
 from automation.workbook.apptitles import app_titles
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
@@ -543,6 +543,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
     replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
     written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added], checked)
+    readback.keep(sheets, [g.part for g in result.sheets], written.new, pkg.gate.info("xl/sharedStrings.xml"))
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])

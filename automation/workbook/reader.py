@@ -7,7 +7,6 @@ and what would be valid. Reading never writes.
 """
 from __future__ import annotations
 
-import functools
 import io
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -104,20 +103,6 @@ class Problems:
     def raise_all(self) -> None:
         if self.problems:
             raise WorkbookError(list(dict.fromkeys(self.problems)), self.path, stopped=self.stopped)
-
-
-@functools.cache
-def _parser_stamp() -> str:
-    """The installed parser (its module's file, size and time), found without
-    importing it: cells kept from run to run are parsed again by another."""
-    import importlib.util
-
-    try:
-        origin = getattr(importlib.util.find_spec("python_calamine"), "origin", None) or ""
-        st = os.stat(origin)
-        return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
-    except (OSError, ImportError, ValueError):
-        return "python_calamine"
 
 
 def _panicked(exc: BaseException) -> bool:
@@ -239,12 +224,7 @@ class Workbook:
             for sheet, entries in asked:
                 if sheet in stamps:
                     continue
-                if len(entries) == 1:
-                    i = entries[0]
-                    stamps[sheet] = f"{i.CRC:08x}.{i.file_size}.{i.compress_size}{shared}"
-                else:
-                    found = [f"{i.CRC:08x}.{i.file_size}.{i.compress_size}" for i in entries]
-                    stamps[sheet] = "+".join(found) + shared if found else None
+                stamps[sheet] = rowcache.stamp_of([(i.CRC, i.file_size, i.compress_size) for i in entries], shared)
             if name not in stamps:  # (a sheet the workbook does not list)
                 stamps[name] = None
         return stamps[name]
@@ -352,7 +332,7 @@ class Workbook:
     def _cells_key(self, name: str) -> str | None:
         """What the cells of sheet ``name`` as parsed are kept under (None: not kept)."""
         stamp = self._kept_stamp(name)
-        return rowcache.raw_key_of(stamp, _parser_stamp()) if stamp is not None else None
+        return rowcache.raw_key_of(stamp, rowcache.parser_stamp()) if stamp is not None else None
 
     def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
         """A wide sheet: one column per list, the header is the list's name."""

@@ -26,8 +26,10 @@ taken. The :data:`KEPT` files of each kind last written or read are kept;
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import marshal
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,6 +42,30 @@ SUFFIX = ".rows"
 CELLS = ".cells"
 
 Rows = tuple[Mapping[str, str], tuple[tuple[int, tuple[Any, ...]], ...]]  # (each column's letter, (row, values))
+
+
+@functools.cache
+def parser_stamp() -> str:
+    """The installed parser (its module's file, size and time), found without
+    importing it: cells kept from run to run are parsed again by another."""
+    import importlib.util
+
+    try:
+        origin = getattr(importlib.util.find_spec("python_calamine"), "origin", None) or ""
+        st = os.stat(origin)
+        return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
+    except (OSError, ImportError, ValueError):
+        return "python_calamine"
+
+
+def stamp_of(parts: Sequence[tuple[int, int, int]], shared: str) -> str | None:
+    """A sheet's part stamp: the CRC-32, size and stored size of each part it
+    is read from, and ``shared``, the stamp of the shared strings its cells
+    may point into ("+CRC.size", or "" for none). None: no part."""
+    if len(parts) == 1:
+        crc, size, stored = parts[0]
+        return f"{crc:08x}.{size}.{stored}{shared}"
+    return "+".join(f"{crc:08x}.{size}.{stored}" for crc, size, stored in parts) + shared if parts else None
 
 
 def raw_key_of(stamp: str, parser: str) -> str:
@@ -118,4 +144,5 @@ def _write(key: str, suffix: str, value: tuple) -> None:
     write_kept(folder, f"{key}{suffix}", body + hashlib.sha256(body).digest(), suffix, KEPT)
 
 
-__all__ = ["KEPT", "find", "find_cells", "keep", "keep_cells", "keeping", "key_of", "raw_key_of"]
+__all__ = ["KEPT", "find", "find_cells", "keep", "keep_cells", "keeping", "key_of", "parser_stamp", "raw_key_of",
+           "stamp_of"]
