@@ -29,11 +29,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from automation.workbook import rowcache
-from automation.workbook.cellxml import SHORT_TEXT
 from automation.workbook.text import cell_text
 from automation.workbook.zipraw import LOCAL_HEADER
 
 SHARED = "xl/sharedstrings.xml"
+
+
+_PLAIN = frozenset({str, type(None)})  # a row of text and blanks: read as it is, a blank as ""
+_KNOWN = frozenset({str, type(None), int, float, bool})
+_EXACT = 10 ** 15  # a whole number of fewer digits is written, and read back, as it is
 
 
 def cells_of(rows: Sequence[Sequence[object]]) -> list[list[Any]] | None:
@@ -43,28 +47,27 @@ def cells_of(rows: Sequence[Sequence[object]]) -> list[list[Any]] | None:
     read: list[list[Any]] = []
     last_row = width = 0
     for r, row in enumerate(rows, start=1):
-        back: list[Any] = []
-        add = back.append
-        used = 0
-        for c, value in enumerate(row, start=1):
-            kind = type(value)
-            if value is None:
-                add("")
-                continue
-            if kind is str:
-                if "_x" in value or "\ufffe" in value or "\uffff" in value:
-                    return None  # (written escaped; the parser reads some escapes back otherwise)
-                add(value if value.isascii() and len(value) <= SHORT_TEXT else cell_text(value, ""))
-            elif kind is int or kind is float:
-                add(float(f"{value:.16G}"))  # the digits written, read as a double
-            elif kind is bool:
-                add(value)
-            else:
-                return None  # a date, or a value of a type of its own
-            used = c
-        read.append(back)
+        kinds = set(map(type, row))
+        if kinds <= _PLAIN:
+            read.append([value or "" for value in row])
+        elif kinds <= _KNOWN:  # a number as the 16 digits written, read as a double
+            read.append([value if type(value) is str or type(value) is bool else "" if value is None
+                         else float(value) if type(value) is int and -_EXACT < value < _EXACT
+                         else float(f"{value:.16G}") for value in row])
+        else:
+            return None  # a date, or a value of a type of its own
+        used = len(row)
+        while used and row[used - 1] is None:
+            used -= 1
         if used:
             last_row, width = r, max(width, used)
+    texts = "\0".join([value for back in read for value in back if type(value) is str])
+    if "_x" in texts or "\ufffe" in texts or "\uffff" in texts:
+        return None  # (written escaped; the parser reads some escapes back otherwise)
+    if not texts.isascii():  # as the writer writes it (a lone surrogate: U+FFFD)
+        for back in read:
+            back[:] = [cell_text(value, "") if type(value) is str and not value.isascii() else value
+                       for value in back]
     del read[last_row:]
     for back in read:
         if len(back) > width:

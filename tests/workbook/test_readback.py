@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -97,10 +98,11 @@ def test_with_keeping_off_the_refit_s_sheets_are_parsed(tmp_path: Path, musterro
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     book = before_the_roster("battlefront", tmp_path / "campaign")
     before = set(Workbook(book).sheet_names)
+    own = os.environ[CACHE_SETTING]  # (this test's own folder: tests/conftest.py)
     monkeypatch.setenv(CACHE_SETTING, "off")
     assert musterroll("refit", book).code == 0
     roster = next(n for n in Workbook(book).sheet_names if n not in before and n.startswith("Roster"))
-    monkeypatch.undo()
+    monkeypatch.setenv(CACHE_SETTING, own)
     seen = calamine_parsed(monkeypatch)
     assert Workbook(book).raw(roster) == from_parser(book, roster)
     assert seen == [roster]
