@@ -59,7 +59,9 @@ def test_the_file_an_append_writes_is_named_as_the_parser_names_it_without_openi
     assert seen == []
     assert book.sheet_names == python_calamine.CalamineWorkbook.from_path(str(campaign)).sheet_names
     assert book.sheet_names[-2:] == ["Orders 5 & <more>", "Report 5"] and book.raw("Report 5") == [["Turn"], [3.0]]
-    assert seen == ["opened"]
+    assert seen == []  # (the cells an append wrote are kept as the parser reads them: automation.workbook.readback)
+    book.keep_reads = False
+    assert book.raw("Orders 5 & <more>") == [["Turn"], [2.0]] and seen == ["opened"]
 
 
 def test_a_file_first_read_and_a_player_s_file_are_opened_at_once(
