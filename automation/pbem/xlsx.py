@@ -269,6 +269,7 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     # most cells (plain text, whole numbers) written at once, as _cell_xml writes them: each column's style
     as_text = [f' s="{s}"' if (s := style_of(1, c, False)) else "" for c in range(len(letters))]
     as_number = [f' s="{s}"' if (s := style_of(1, c, True)) else "" for c in range(len(letters))]
+    bodies: dict[str, str] = {}  # each text's XML, made once (a roster repeats most of its texts)
     for r, row in enumerate(sheet.rows[start:stop], start=start):
         cells: dict[int, str] = {}
         number_row = str(r + 1)
@@ -277,7 +278,10 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
                 continue
             kind = type(value)
             if r and kind is str and len(value) <= SHORT_TEXT and value.isascii():
-                cells[c] = f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{text_xml(value)}</c>'
+                body = bodies.get(value)
+                if body is None:
+                    body = bodies[value] = text_xml(value)
+                cells[c] = f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{body}</c>'
             elif r and kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:  # (all its digits, as .16G writes it)
                 cells[c] = f'<c r="{letters[c]}{number_row}"{as_number[c]}><v>{value}</v></c>'
             else:

@@ -226,8 +226,8 @@ def _with_cells(data: bytes, cells: Cells) -> bytes:
     """The workbook XlsxWriter wrote, each plain sheet's part holding its cells."""
     written = parse_zip(data, "(new sheets)")
     replaced: dict[str, bytes | Deflated] = {}
-    for part, (rows, dimension, _) in cells.items():
-        xml = splice(written.read(part).decode("utf-8"), rows, dimension, part)
+    for part, (rows, dimension, used) in cells.items():
+        xml = splice(written.read(part).decode("utf-8"), styled(rows, {style: style for style in used}), dimension, part)
         replaced[part] = xml.encode("utf-8")
     out = io.BytesIO()
     write_zip(out, written, replaced, set(), [])
@@ -253,12 +253,15 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
     """The cells of a plain sheet as sheet XML rows, and their extent. Each
     cell is styled as XlsxWriter styles a cell written with the same format:
     header, code (Text) column, a number left-aligned in a wide column, a date;
-    a cell with no format of its own takes its column's (Text in a code column)."""
+    a cell with no format of its own takes its column's (Text in a code column).
+    A style is written as a place for its number (:func:`styled`): the target
+    workbook numbers it once the styles are merged."""
     out: list[str] = []
     used: set[int] = set()
     last_row = last_col = -1
     letters = column_letters(min(max(len(r) for r in sheet.rows), MAX_COLS))
     text_column = styles[(False, "@")]
+    bodies: dict[str, str] = {}  # each text's XML, made once: a roster says "German" and "Normal" thousands of times
     for r, row in enumerate(sheet.rows):
         if len(row) > MAX_COLS:
             raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
@@ -273,7 +276,10 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
             if isinstance(value, str):
                 if not (value.isascii() and len(value) <= SHORT_TEXT):
                     value = cell_text(value, str(CellAt(sheet.name, r, c)))
-                style, kind, body = styles[(head, "@" if code else None)], ' t="inlineStr"', text_xml(value)
+                body = bodies.get(value)
+                if body is None:
+                    body = bodies[value] = text_xml(value)
+                style, kind = styles[(head, "@" if code else None)], ' t="inlineStr"'
             elif isinstance(value, bool):
                 style, kind, body = styles[(head, None)], ' t="b"', f"<v>{int(value)}</v>"
             elif isinstance(value, (int, float)):
@@ -295,7 +301,7 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
                 style = text_column
             if style is not None:
                 used.add(style)
-            s = f' s="{style}"' if style is not None else ""
+            s = f"\x01{style}\x01" if style is not None else ""  # the style's place, its number put in by styled()
             written.append(f'<c r="{letters[c]}{line}"{s}{kind}>{body}</c>')
             last_col = max(last_col, c)
         if written:
@@ -413,7 +419,15 @@ def _targets(temp: zipfile.ZipFile, part: str) -> list[tuple[XNode, str]]:
             for rel in doc.root.children if rel.attr("TargetMode") != "External"]
 
 
-_CELL_STYLE = re.compile(r'(<c r="[A-Z]+[0-9]+" s=")([0-9]+)"')  # a cell of _rows_xml: text never holds "<"
+def styled(rows: str, numbers: Mapping[int, int]) -> str:
+    """The rows :func:`_rows_xml` wrote, each cell's style (written as its
+    number between two U+0001, which text never holds: it is written escaped)
+    given its number in ``numbers`` (every style the rows use)."""
+    for style, number in numbers.items():
+        rows = rows.replace(f"\x01{style}\x01", f' s="{number}"')
+    return rows
+
+
 
 
 def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets: Sequence[NewSheet],
@@ -436,7 +450,7 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
             queue += [target for _, target in _targets(temp, part)]
     style_ref = r'(<(?:c|row) [^>]*?\bs="|<col [^>]*?\bstyle=")(\d+)(")'
     used = {int(m.group(2)) for p in sheet_parts for m in re.finditer(style_ref, temp.read(p).decode())}
-    used |= {style for _, _, styled in cells.values() for style in styled}
+    used |= {style for _, _, of_cells in cells.values() for style in of_cells}
     dxf_ref = r'(<cfRule [^>]*?\bdxfId=")(\d+)(")'  # a conditional format's look (a form's overspent total)
     dxfs = {int(m.group(2)) for p in sheet_parts for m in re.finditer(dxf_ref, temp.read(p).decode())}
     new_styles, xf_map = merge_styles(temp.read("xl/styles.xml"), styles, used | {-1 - d for d in dxfs})
@@ -449,8 +463,8 @@ def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets
             xml = re.sub(dxf_ref, lambda m: f"{m.group(1)}{-1 - xf_map[-1 - int(m.group(2))]}{m.group(3)}", xml)
             xml = _rewrite_sheet(xml, placeholders)
             if old in cells:
-                rows, dimension, _ = cells[old]
-                rows = _CELL_STYLE.sub(lambda m: f'{m.group(1)}{xf_map[int(m.group(2))]}"', rows)
+                rows, dimension, styles_used = cells[old]
+                rows = styled(rows, {style: xf_map[style] for style in styles_used})
                 xml = splice(xml, rows, dimension, new)
                 extents[new] = dimension
             data = xml.encode()
