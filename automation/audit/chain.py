@@ -48,7 +48,7 @@ from automation.engine.dice import CampaignKey
 from automation.keys import key_path_for, read_key
 from automation.pbem.reports import (
     AUDIT_RULE, CHAIN_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis, is_report,
-    kind_of, roll_rows, row_tags, sheet_digest, sheet_kinds, title_pattern,
+    kind_of, roll_rows, row_tags, row_texts, sheet_digest, sheet_kinds, title_pattern,
 )
 
 if TYPE_CHECKING:
@@ -163,16 +163,17 @@ def _row(header: list[Any], kind: str, target: str, value: str) -> list[Any]:
     return out
 
 
-def _tag_rows(header: list[Any], name: str, rows: list[list[str]]) -> list[list[Any]]:
+def _tag_rows(header: list[Any], name: str, rows: list[list[str]], texts: list[str] | None = None) -> list[list[Any]]:
     out = []
-    for kind, tags in (("rows", row_tags(name, rows)), ("columns", column_tags(name, rows))):
+    for kind, tags in (("rows", row_tags(name, rows, texts)), ("columns", column_tags(name, rows))):
         for i in range(0, max(len(tags), 1), TAGS_PER_CELL):
             out.append(_row(header, kind, name, " ".join(tags[i:i + TAGS_PER_CELL])))
     return out
 
 
 def _sheet_rows(header: list[Any], name: str, rows: list[list[str]]) -> list[list[Any]]:
-    return [_row(header, "sheet", name, sheet_digest(name, rows))] + _tag_rows(header, name, rows)
+    texts = row_texts(rows)  # (each row encoded once for the digest and the tags)
+    return [_row(header, "sheet", name, sheet_digest(name, rows, texts))] + _tag_rows(header, name, rows, texts)
 
 
 # ------------------------------------------------------------------ sealing

@@ -182,7 +182,7 @@ def canonical(rows: Sequence[Sequence[Any]]) -> list[list[str]]:
     """Rows as text, trailing empty cells and trailing empty rows dropped."""
     out = []
     for row in rows:
-        cells = [norm(v) for v in row]
+        cells = [v if type(v) is str else norm(v) for v in row]  # (most cells are text: as they are)
         while cells and cells[-1] == "":
             cells.pop()
         out.append(cells)
@@ -200,12 +200,27 @@ def _hash(*parts: Any) -> str:
     return hashlib.sha256(_CANONICAL.encode(parts).encode("utf-8")).hexdigest()
 
 
-def sheet_digest(name: str, rows: list[list[str]]) -> str:
-    return _hash("musterroll/sheet/v1", name, rows)
+def row_texts(rows: list[list[str]]) -> list[str]:
+    """Each row's canonical JSON, as the sheet's digest and its row tags hold
+    it: a sheet both are made of encodes its rows once (:func:`sheet_digest`,
+    :func:`row_tags`)."""
+    encode = _CANONICAL.encode
+    return [encode(r) for r in rows]
 
 
-def row_tags(name: str, rows: list[list[str]]) -> list[str]:
-    return [_hash("musterroll/row/v1", name, i, r)[:8] for i, r in enumerate(rows)]
+def sheet_digest(name: str, rows: list[list[str]], texts: list[str] | None = None) -> str:
+    """The digest of sheet ``name``'s ``rows`` (``texts``: their :func:`row_texts`, when made)."""
+    if texts is None:
+        return _hash("musterroll/sheet/v1", name, rows)
+    whole = f'["musterroll/sheet/v1",{_CANONICAL.encode(name)},[{",".join(texts)}]]'  # (as _hash encodes it)
+    return hashlib.sha256(whole.encode("utf-8")).hexdigest()
+
+
+def row_tags(name: str, rows: list[list[str]], texts: list[str] | None = None) -> list[str]:
+    """Each row's tag (``texts``: the rows' :func:`row_texts`, when made)."""
+    head = f'["musterroll/row/v1",{_CANONICAL.encode(name)},'  # (as _hash encodes it)
+    texts = row_texts(rows) if texts is None else texts
+    return [hashlib.sha256(f"{head}{i},{text}]".encode("utf-8")).hexdigest()[:8] for i, text in enumerate(texts)]
 
 
 def column_tags(name: str, rows: list[list[str]]) -> list[str]:
