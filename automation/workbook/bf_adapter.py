@@ -191,9 +191,10 @@ def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]]
     mes: dict[str, ME] = {}
     stands = []
     for r in rows:
-        me_id = r["ME"]
-        me = ME(me_id, r["Side"], r["ME class"], r["ME type"], r["RG"], r["Breakpoint base"] or 0,
-                r["Losses today"] or 0, r["Full strength"] or 0, r["Discipline"], ref(r, "ME"))
+        v = r.values.get  # (what r[column] gives, looked up without a call of its own: a roster is thousands of rows)
+        me_id = v("ME")
+        me = ME(me_id, v("Side"), v("ME class"), v("ME type"), v("RG"), v("Breakpoint base") or 0,
+                v("Losses today") or 0, v("Full strength") or 0, v("Discipline"), ref(r, "ME"))
         if me_id in mes:
             first = mes[me_id]
             for field_name, column in (("side", "Side"), ("me_class", "ME class"), ("me_type", "ME type"), ("rg", "RG")):
@@ -202,21 +203,21 @@ def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]]
                                               f"{getattr(first, field_name)!r} at {first.ref.cell}; every row of an ME must agree"))
         else:
             mes[me_id] = me
-        if rg_chart is not None and r["RG"] and (r["Side"], r["RG"]) not in rg_chart:
-            valid = ", ".join(k[1] for k in rg_chart if k[0] == r["Side"]) or "(none)"
+        if rg_chart is not None and v("RG") and (v("Side"), v("RG")) not in rg_chart:
+            valid = ", ".join(k[1] for k in rg_chart if k[0] == v("Side")) or "(none)"
             problems.append(r.problem("RG", f"{r['RG']!r} is not on the RG chart of {r['Side']}; valid: {valid}"))
-        status = r["Status"]
-        if not r["Discipline"] and r["Kind"] not in NO_DISCIPLINE:
+        status = v("Status")
+        if not v("Discipline") and v("Kind") not in NO_DISCIPLINE:
             problems.append(r.problem("Discipline", f"is empty; a {r['Kind']} stand needs one of {', '.join(lists.get('discipline', ()))}"))
-        if status in ("Wreck", "Abandoned") and r["Kind"] not in ("AFV", "Soft vehicle"):
+        if status in ("Wreck", "Abandoned") and v("Kind") not in ("AFV", "Soft vehicle"):
             problems.append(r.problem("Status", f"only vehicles can be wrecks; {r['Stand']} is {r['Kind']}"))
-        if status in ("Wreck", "Abandoned") and not r["Wreck lines"]:
+        if status in ("Wreck", "Abandoned") and not v("Wreck lines"):
             problems.append(r.problem("Wreck lines", "a wreck needs its lines: Own lines or Enemy lines"))
         stands.append(Stand(
-            r["Stand"], r["Side"], me_id, r["Stand type"], r["Kind"], r["Discipline"] or "",
-            Status.WRECK if status in ("Wreck", "Abandoned") else Status(status), Situation(r["Situation"]),
-            r["Tracks"], r["Wreck lines"], r["In minefield"] == "Yes", status == "Abandoned",
-            r["Ammunition"] or "Normal", r["Notes"] or "", ref(r, "Stand")))
+            v("Stand"), v("Side"), me_id, v("Stand type"), v("Kind"), v("Discipline") or "",
+            Status.WRECK if status in ("Wreck", "Abandoned") else Status(status), Situation(v("Situation")),
+            v("Tracks"), v("Wreck lines"), v("In minefield") == "Yes", status == "Abandoned",
+            v("Ammunition") or "Normal", v("Notes") or "", ref(r, "Stand")))
     _fail(problems, book)
     in_size: dict[str, list[Stand]] = {}  # soft-skin transport is not part of an ME's size (house rules 26)
     for s in stands:

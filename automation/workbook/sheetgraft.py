@@ -258,7 +258,7 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
     workbook numbers it once the styles are merged."""
     out: list[str] = []
     used: set[int] = set()
-    last_row = last_col = -1
+    last_row = last_col = last = -1
     letters = column_letters(min(max(len(r) for r in sheet.rows), MAX_COLS))
     text_column = styles[(False, "@")]
     bodies: dict[str, str] = {}  # each text's XML, made once: a roster says "German" and "Normal" thousands of times
@@ -303,9 +303,10 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
                 used.add(style)
             s = f"\x01{style}\x01" if style is not None else ""  # the style's place, its number put in by styled()
             written.append(f'<c r="{letters[c]}{line}"{s}{kind}>{body}</c>')
-            last_col = max(last_col, c)
+            last = c
         if written:
             out.append(f'<row r="{line}">{"".join(written)}</row>')
+            last_col = max(last_col, last)  # (the row's last cell: its cells are written from left to right)
             last_row = r
     return "".join(out), extent(last_row, last_col), frozenset(used)
 

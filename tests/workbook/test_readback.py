@@ -8,6 +8,7 @@ import datetime as dt
 import io
 import math
 import os
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,8 @@ def test_such_a_sheet_appended_is_parsed_by_the_next_read(tmp_path: Path, monkey
 def test_rows_with_trailing_blanks_are_cut_to_the_last_cell_as_the_parser_cuts_them() -> None:
     rows: list[list[object]] = [["A", None, None], [None, "b", None, None], [None], [None, None]]
     assert cells_of(rows) == parser_reads(rows) == [["A", ""], ["", "b"]]
+    data, _ = render([NewSheet("Sheet", rows)])
+    assert '<dimension ref="A1:B2"/>' in zipfile.ZipFile(io.BytesIO(data)).read("xl/worksheets/sheet1.xml").decode()
 
 
 cell_values = st.one_of(
