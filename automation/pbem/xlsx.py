@@ -259,7 +259,7 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     wide = {c for c, w in enumerate(widths) if w >= WIDE_COLUMN}
     wrapped = [c for c, w in enumerate(widths) if w >= MAX_WIDTH and c not in codes]  # long text wraps: rows grow
     out: list[str] = []
-    last_row = last_col = -1
+    last_row = last_col = last = -1
     letters = column_letters(max((len(r) for r in sheet.rows[start:stop]), default=0))
 
     def style_of(r: int, c: int, number: bool) -> int | None:
@@ -271,31 +271,39 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     as_number = [f' s="{s}"' if (s := style_of(1, c, True)) else "" for c in range(len(letters))]
     bodies: dict[str, str] = {}  # each text's XML, made once (a roster repeats most of its texts)
     for r, row in enumerate(sheet.rows[start:stop], start=start):
-        cells: dict[int, str] = {}
+        if r == 0:  # the header, and the notes beside it
+            head = {c: _cell_xml(letters[c] + "1", 0, value, ids["head"], Where(sheet.name, 0, c, text=c in codes))
+                    for c, value in enumerate(row) if value is not None and value != ""}
+            for c, text in sheet.notes:
+                head[c] = _cell_xml(_ref(0, c), 0, text, ids["note"], Where(sheet.name, 0, c))
+            if head:
+                out.append(f'<row r="1">{"".join(head[c] for c in sorted(head))}</row>')
+                last_row, last_col = 0, max(last_col, max(head))
+            continue
+        cells: list[str] = []  # (from left to right)
         number_row = str(r + 1)
         for c, value in enumerate(row):
             if value is None or value == "":
                 continue
             kind = type(value)
-            if r and kind is str and len(value) <= SHORT_TEXT and value.isascii():
+            if kind is str and len(value) <= SHORT_TEXT and value.isascii():
                 body = bodies.get(value)
                 if body is None:
                     body = bodies[value] = text_xml(value)
-                cells[c] = f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{body}</c>'
-            elif r and kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:  # (all its digits, as .16G writes it)
-                cells[c] = f'<c r="{letters[c]}{number_row}"{as_number[c]}><v>{value}</v></c>'
+                cells.append(f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{body}</c>')
+            elif kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:  # (all its digits, as .16G writes it)
+                cells.append(f'<c r="{letters[c]}{number_row}"{as_number[c]}><v>{value}</v></c>')
             else:
                 number = isinstance(value, (int, float)) and kind is not bool
-                cells[c] = _cell_xml(letters[c] + number_row, r, value, style_of(r, c, number),
-                                     Where(sheet.name, r, c, text=c in codes))
-        for c, text in sheet.notes if r == 0 else ():
-            cells[c] = _cell_xml(_ref(0, c), 0, text, ids["note"], Where(sheet.name, 0, c))
+                cells.append(_cell_xml(letters[c] + number_row, r, value, style_of(r, c, number),
+                                       Where(sheet.name, r, c, text=c in codes)))
+            last = c
         if cells:
             lines = max((_lines(row[c], widths[c]) for c in wrapped if c < len(row) and isinstance(row[c], str)),
-                        default=1) if r else 1
+                        default=1) if wrapped else 1
             height = f' ht="{LINE_HEIGHT * lines:g}" customHeight="1"' if lines > 1 else ""
-            out.append(f'<row r="{number_row}"{height}>{"".join(cells[c] for c in sorted(cells))}</row>')
-            last_row, last_col = r, max(last_col, max(cells))
+            out.append(f'<row r="{number_row}"{height}>{"".join(cells)}</row>')
+            last_row, last_col = r, max(last_col, last)
     return "".join(out), last_row, last_col
 
 
