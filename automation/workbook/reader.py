@@ -448,27 +448,28 @@ def validate_each(
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
     plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "",
-             None if c.unique else {}) for c in kind.columns]  # each column's place and letter, worked out once
-    letters = {c.name: letter for c, _, letter, _ in plan if letter}
+             None if c.unique else {}, c.name) for c in kind.columns]  # each column's place and letter, worked out once
+    letters = {c.name: letter for c, _, letter, _, _ in plan if letter}
     # convert() is a function of the column, the value and the lists alone, so each column keeps what it made of
-    # each value it met (by the value's type too: 1, 1.0 and True are equal keys; a float zero is converted each
-    # time, as 0.0 and -0.0 are too): a long roster says "German", "Line" and "Yes" thousands of times. A unique
-    # column's values never repeat.
+    # each value it met (a text or no value as itself, any other by its type too: 1, 1.0 and True are equal keys; a
+    # float zero is converted each time, as 0.0 and -0.0 are too): a long roster says "German", "Line" and "Yes"
+    # thousands of times. A unique column's values never repeat.
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
         if not any(v is not None and not (isinstance(v, str) and not v.strip()) for v in raw_row):
             continue
         values: dict[str, Any] = {}
         found: list[CellProblem] = []
         width = len(raw_row)
-        for c, col, letter, made in plan:
+        for c, col, letter, made, name in plan:
             if col is None:  # an optional column left out: blank
-                values[c.name] = None
+                values[name] = None
                 continue
             value = raw_row[col] if col < width else None
-            if made is None or (value == 0 and type(value) is float):  # (-0.0 and 0.0 are equal keys)
+            kind_of_value = type(value)
+            if made is None or (kind_of_value is float and value == 0):  # (-0.0 and 0.0 are equal keys)
                 converted, message = convert(c, value, lists)
             else:
-                met = (type(value), value)
+                met = value if kind_of_value is str or value is None else (kind_of_value, value)
                 try:
                     converted, message = made[met]
                 except KeyError:
@@ -476,11 +477,11 @@ def validate_each(
                 except TypeError:  # (no cell value is unhashable; should one be, it is converted every time)
                     converted, message = convert(c, value, lists)
             if message:
-                found.append(CellProblem(sheet, f"{letter}{r}", f"{c.name}: {message}"))
+                found.append(CellProblem(sheet, f"{letter}{r}", f"{name}: {message}"))
                 continue
-            values[c.name] = converted
-            if c.unique and converted is not None:
-                key = (c.name, norm(converted))
+            values[name] = converted
+            if made is None and converted is not None:  # (a unique column)
+                key = (name, norm(converted))
                 if key in seen:
                     found.append(CellProblem(sheet, f"{letter}{r}", f"{c.name}: {converted!r} is already used at "
                                                                    f"{seen[key]}; it must be unique"))
