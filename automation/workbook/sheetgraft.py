@@ -227,7 +227,8 @@ def _with_cells(data: bytes, cells: Cells) -> bytes:
     written = parse_zip(data, "(new sheets)")
     replaced: dict[str, bytes | Deflated] = {}
     for part, (rows, dimension, used) in cells.items():
-        xml = splice(written.read(part).decode("utf-8"), styled(rows, {style: style for style in used}), dimension, part)
+        rows = styled(rows, {style: style for style in used})  # (numbered as XlsxWriter numbered them)
+        xml = splice(written.read(part).decode("utf-8"), rows, dimension, part)
         replaced[part] = xml.encode("utf-8")
     out = io.BytesIO()
     write_zip(out, written, replaced, set(), [])
