@@ -87,8 +87,7 @@ def keep(sheets: Sequence[Any], parts: Sequence[str], new: Mapping[str, tuple[in
     anew, or where keeping is off."""
     if SHARED in new or not rowcache.keeping():
         return
-    strings = f"+{shared.CRC:08x}.{shared.file_size}" if shared is not None else ""
-    parser = rowcache.parser_stamp()
+    strings = rowcache.strings_stamp(shared)
     for sheet, part in zip(sheets, parts):
         written = new.get(part.lower())
         if sheet.form is not None or written is None:
@@ -98,7 +97,7 @@ def keep(sheets: Sequence[Any], parts: Sequence[str], new: Mapping[str, tuple[in
             continue
         crc, stored, size = LOCAL_HEADER.unpack_from(written[1])[6:9]
         stamp = rowcache.stamp_of([(crc, size, stored)], strings)
-        rowcache.keep_cells(rowcache.raw_key_of(stamp, parser), cells)
+        rowcache.keep_cells(rowcache.raw_key_of(stamp), cells)
 
 
 __all__ = ["cells_of", "keep"]

@@ -213,8 +213,7 @@ class Workbook:
         if name not in stamps:
             info = self._gate.info
             if self._shared_stamp is None:
-                strings = info("xl/sharedStrings.xml")
-                self._shared_stamp = f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
+                self._shared_stamp = rowcache.strings_stamp(info("xl/sharedStrings.xml"))
             shared, targets = self._shared_stamp, self._gate.sheet_targets()
             # a few sheets: each resolved when asked for; past that, a walk: every sheet's at once
             if len(stamps) >= EACH_STAMP:
@@ -332,7 +331,7 @@ class Workbook:
     def _cells_key(self, name: str) -> str | None:
         """What the cells of sheet ``name`` as parsed are kept under (None: not kept)."""
         stamp = self._kept_stamp(name)
-        return rowcache.raw_key_of(stamp, rowcache.parser_stamp()) if stamp is not None else None
+        return rowcache.raw_key_of(stamp) if stamp is not None else None
 
     def read_lists(self, name: str = "Lists") -> dict[str, list[str]]:
         """A wide sheet: one column per list, the header is the list's name."""
@@ -483,7 +482,7 @@ def validate_each(
             if made is None and converted is not None:  # (a unique column)
                 key = (name, norm(converted))
                 if key in seen:
-                    found.append(CellProblem(sheet, f"{letter}{r}", f"{c.name}: {converted!r} is already used at "
+                    found.append(CellProblem(sheet, f"{letter}{r}", f"{name}: {converted!r} is already used at "
                                                                    f"{seen[key]}; it must be unique"))
                 else:
                     seen[key] = f"{letter}{r}"

@@ -58,20 +58,26 @@ def parser_stamp() -> str:
         return "python_calamine"
 
 
+def strings_stamp(strings: Any) -> str:
+    """The shared strings' part of every sheet's stamp (:func:`stamp_of`):
+    "+CRC.size" of their zip entry ``strings``, "" for none."""
+    return f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
+
+
 def stamp_of(parts: Sequence[tuple[int, int, int]], shared: str) -> str | None:
     """A sheet's part stamp: the CRC-32, size and stored size of each part it
     is read from, and ``shared``, the stamp of the shared strings its cells
-    may point into ("+CRC.size", or "" for none). None: no part."""
+    may point into (:func:`strings_stamp`). None: no part."""
     if len(parts) == 1:
         crc, size, stored = parts[0]
         return f"{crc:08x}.{size}.{stored}{shared}"
     return "+".join(f"{crc:08x}.{size}.{stored}" for crc, size, stored in parts) + shared if parts else None
 
 
-def raw_key_of(stamp: str, parser: str) -> str:
-    """What a sheet's cells as the parser read them are kept under: its part
-    stamp, the parser's version and Musterroll's code."""
-    text = f"{FORMAT}\0cells\0{code_stamp()}\0{parser}\0{stamp}"
+def raw_key_of(stamp: str) -> str:
+    """What a sheet's cells as the parser reads them are kept under: its part
+    stamp, the installed parser (:func:`parser_stamp`) and Musterroll's code."""
+    text = f"{FORMAT}\0cells\0{code_stamp()}\0{parser_stamp()}\0{stamp}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
@@ -145,4 +151,4 @@ def _write(key: str, suffix: str, value: tuple) -> None:
 
 
 __all__ = ["KEPT", "find", "find_cells", "keep", "keep_cells", "keeping", "key_of", "parser_stamp", "raw_key_of",
-           "stamp_of"]
+           "stamp_of", "strings_stamp"]
