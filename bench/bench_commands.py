@@ -122,11 +122,12 @@ class Campaign:
             shutil.rmtree(folder / "work" / earlier, ignore_errors=True)
 
     @classmethod
-    def grown(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"]:
-        """One campaign grown to the most dates, with a copy at each length on the way."""
+    def grown(cls, folder: Path, stands: int, dates: list[int], bought: float = GROWTH_PER_1000) -> list["Campaign"]:
+        """One campaign grown to the most dates, with a copy at each length on
+        the way; ``bought``: the stands bought a date per 1,000."""
         made = [cls(folder / f"s{stands}_d{d}", stands, d) for d in sorted(dates)]
         snapshots = [(c.done, c.book, True) for c in made[:-1]] + [(c.done, c.waiting, False) for c in made]
-        growth.build_campaign(made[-1].book, stands, made[-1].done, GROWTH_PER_1000 * stands / 1000,
+        growth.build_campaign(made[-1].book, stands, made[-1].done, bought * stands / 1000,
                               snapshots=snapshots)
         for c in made:
             run(musterroll("refit", c.waiting), ROOT)  # stage 1: waits for the spending
@@ -409,7 +410,7 @@ def text(report: dict[str, Any]) -> str:
     dates = report["dates"]
     for stands, rows in report["results"].items():
         naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
-        lines += [f"{stands} stands (growing {GROWTH_PER_1000 * int(stands) / 1000:.2f} a date), median wall s of "
+        lines += [f"{stands} stands (growing {report.get('bought', GROWTH_PER_1000) * int(stands) / 1000:.2f} a date), median wall s of "
                   f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
                   "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | CPU s "
                   + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
@@ -446,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
                                               "a folder without it measures undo as of a workbook last changed "
                                               "elsewhere)")
     p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
+    p.add_argument("--bought", type=float, default=GROWTH_PER_1000,
+                   help=f"stands bought a date per 1,000 as the campaign is grown (default {GROWTH_PER_1000}; 0: the "
+                        "roster stays as it is, so what grows is the history alone); use a --folder of its own")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -466,11 +470,11 @@ def main(argv: list[str] | None = None) -> int:
         kept = Campaign.kept(folder, stands, args.dates) if args.folder else None
         if kept is None:
             log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
-        campaigns += kept or Campaign.grown(folder, stands, args.dates)
+        campaigns += kept or Campaign.grown(folder, stands, args.dates, args.bought)
     what = tuple(args.only) if args.only else COMMANDS + BASELINES
     found = measure(campaigns, args.rounds, what, log, args.baseline_rounds, args.warmup)
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
-              "baseline_rounds": args.baseline_rounds,
+              "baseline_rounds": args.baseline_rounds, "bought": args.bought,
               "results": summarise(found, args.stands, args.dates, what)}
     print(json.dumps(report, indent=1) if args.json else text(report))
     if not args.folder:

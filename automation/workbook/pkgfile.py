@@ -93,7 +93,7 @@ def read_for_change(path: Path, expected_digest: str | None, reader_gate: Gate |
     return real, data, digest
 
 
-def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Mapping[str, bytes],
+def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Mapping[str, bytes | Deflated],
             removed: set[str] | frozenset[str], added: Sequence[tuple[str, bytes | Deflated]],
             checked: frozenset[str] = frozenset()) -> Written:
     """Write ``source`` changed (see :func:`automation.workbook.zipraw.write_zip`)
@@ -106,14 +106,18 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Map
     and the parser accepted); the new sheets come from XlsxWriter and are not
     parsed again; nor are the parts ``checked`` (an append's lists, whose
     edits were checked as they were made:
-    :func:`automation.workbook.xmlparts.inserted_well_formed`). Returns what
-    was written (the new zip directory ends the file)."""
+    :func:`automation.workbook.xmlparts.inserted_well_formed`). A part
+    given as stored (:class:`~automation.workbook.zipraw.Deflated`: the
+    file's own bytes of an earlier state, which undo puts back) is written
+    as it is, and read back as the bytes written. Returns what was written
+    (the new zip directory ends the file)."""
     for name, data in replaced.items():
-        if name.lower().endswith((".xml", ".rels")) and name not in checked:
+        if name.lower().endswith((".xml", ".rels")) and name not in checked and not isinstance(data, Deflated):
             check_well_formed(data, name)
     # the parts every change writes anew are deflated fast: the next change writes them again
-    lowered: dict[str, bytes | Deflated] = {k.lower(): Deflated.of(v, 1) if k.lower() in LAST else v
-                                            for k, v in replaced.items()}
+    lowered: dict[str, bytes | Deflated] = {
+        k.lower(): Deflated.of(v, 1) if k.lower() in LAST and not isinstance(v, Deflated) else v
+        for k, v in replaced.items()}
     last = LAST | set(lowered)
     start = tail_start(source, last | removed)
     if start is not None and len(before) - start <= len(before) // 2:
@@ -154,11 +158,11 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Map
             os.unlink(tmp)
 
 
-def _reads_back(back: mmap.mmap, wrote: Written, replaced: Mapping[str, bytes]) -> bool:
+def _reads_back(back: mmap.mmap, wrote: Written, replaced: Mapping[str, bytes | Deflated]) -> bool:
     """Whether the file written (``back``) holds the directory and every part
     written anew as they were written, and each edited part inflates from it
-    to its text."""
-    return wrote.check(back) and all(inflates_to(back, wrote.new[name.lower()], data)
+    to its text (a part given as stored: its bytes are those written)."""
+    return wrote.check(back) and all(isinstance(data, Deflated) or inflates_to(back, wrote.new[name.lower()], data)
                                      for name, data in replaced.items())
 
 

@@ -4,7 +4,8 @@ they use, and put back the sheets it replaced (see the design notes of
 
 A workbook exactly as its last append left it is undone from what that
 append kept (:mod:`automation.workbook.undoimage`): its lists as they were
-before it are put back and the parts it added dropped, and no part is parsed.
+before it are put back, the bytes the file stored then written as they are,
+and the parts it added dropped; no part is parsed, inflated or deflated.
 Any other is undone by working the change out, as follows.
 
 The batch, its sheets and the defined names it touches are found in the

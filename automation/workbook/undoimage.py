@@ -43,10 +43,11 @@ _HEAD = struct.Struct("<I")
 @dataclass(frozen=True)
 class UndoImage:
     """The last append of a workbook, to take back: the lists it edited, as
-    they were before it (part name -> text), the parts it added (lower-cased
-    names) and the sheets it added, by name."""
+    the file stored them before it (part name -> its deflated bytes, CRC-32
+    and size: written back as they are, neither inflated nor deflated again),
+    the parts it added (lower-cased names) and the sheets it added, by name."""
 
-    lists: Mapping[str, bytes]
+    lists: Mapping[str, Deflated]
     added: frozenset[str]
     sheets: tuple[str, ...]
 
@@ -118,12 +119,11 @@ def find(data: bytes) -> UndoImage | None:
         if head["size"] != len(data) or head["directory"] != digest:
             return None
         at += length
-        lists: dict[str, bytes] = {}
-        for name, crc, size, stored in head["lists"]:
-            text = Deflated(body[at:at + stored], crc, size).inflated()
-            if text is None:
+        lists: dict[str, Deflated] = {}
+        for name, crc, size, stored in head["lists"]:  # (the body's SHA-256 above holds each as it was kept)
+            if not (isinstance(name, str) and all(isinstance(n, int) and n >= 0 for n in (crc, size, stored))):
                 return None
-            lists[name] = text
+            lists[name] = Deflated(body[at:at + stored], crc, size)
             at += stored
         if at != len(body):
             return None

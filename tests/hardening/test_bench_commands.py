@@ -82,3 +82,19 @@ def test_baselines_run_in_no_round_are_left_out_of_the_summary() -> None:
     found = {(40, d, w): runs for d in (1, 2) for w in ("refit", "floor")}
     rows = bench.summarise(found, [40], [1, 2], ("refit", "floor", "openpyxl_save"))["40"]
     assert set(rows) == {"refit", "floor"} and "openpyxl_save_to_refit" not in rows["refit"]
+
+
+@pytest.mark.parametrize("bought", [0, 100])
+def test_the_stands_bought_a_date_set_how_the_roster_grows_none_leaving_the_history_alone_to_grow(
+        tmp_path: Path, bought: int) -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--folder", str(tmp_path), "--bought",
+                          str(bought), "--only", "python"], capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout)
+    assert report["bought"] == bought and set(report["results"]["40"]) == {"python"}
+    from automation.workbook.reader import Workbook
+
+    def roster(done: int, date: str) -> int:
+        return len(Workbook(tmp_path / f"s40_d{done}" / "campaign.xlsx").raw(f"Roster {date}")) - 1
+    first, second = roster(1, "Dec 23"), roster(2, "Dec 24")
+    assert (first, second) == (40, 40) if bought == 0 else second > first  # (100 a date per 1,000: 4 a date)

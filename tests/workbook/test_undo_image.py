@@ -8,7 +8,8 @@ from __future__ import annotations
 from package_helpers import *  # noqa: F403 - the shared helpers, fixture and imports
 
 from automation.cachesetting import CACHE_SETTING
-from automation.workbook import package, undoimage
+from automation.workbook import package, pkgfile, undoimage
+from automation.workbook.zipraw import Deflated
 from automation.workbook.gate import Gate
 
 from test_package_lists import KINDS, _variant
@@ -20,11 +21,13 @@ def _images() -> list[Path]:
 
 
 def _parsing_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any parse of the workbook (its gate, a part) fails the test."""
+    """Any parse of the workbook (its gate, a part, a list checked as XML
+    again) fails the test."""
     def refused(*_: object, **__: object) -> None:
         raise AssertionError("undo parsed the workbook")
     monkeypatch.setattr(Gate, "__init__", refused)
     monkeypatch.setattr(package, "parse_xml", refused)
+    monkeypatch.setattr(pkgfile, "check_well_formed", refused)
 
 
 def _worked_out(path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
@@ -56,6 +59,25 @@ def test_undo_puts_back_the_lists_the_append_kept_and_writes_what_working_it_out
     after = contents(kept)
     assert {k: v for k, v in after.items() if k != "xl/styles.xml"} == \
         {k: v for k, v in before.items() if k != "xl/styles.xml"}
+
+
+def test_undo_from_the_image_writes_each_list_back_as_the_file_stored_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(RICH, path)  # (its lists deflated by another program, as Excel's are)
+    stored = raw_members(path)
+    append_sheets(path, [report("Report 1")], "Refit 1")
+    with monkeypatch.context() as m:
+        _parsing_refused(m)
+        m.setattr(Deflated, "of", _refused_deflate)
+        assert remove_last_batch(path) == ["Report 1"]
+    after = raw_members(path)
+    for name in RESTORED_BY_UNDO:  # the same deflated bytes and CRC-32, not the text deflated anew
+        assert after[name][1:] == stored[name][1:], name
+
+
+def _refused_deflate(*_: object, **__: object) -> None:
+    raise AssertionError("undo deflated a list again")
 
 
 def test_undo_of_an_answered_form_puts_the_form_back_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
