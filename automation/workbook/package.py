@@ -543,7 +543,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
     replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
     written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added], checked)
-    readback.keep(sheets, [g.part for g in result.sheets], written.new, pkg.gate.info("xl/sharedStrings.xml"))
+    readback.keep(sheets, [g.part for g in result.sheets], written.new, pkg.gate.info("xl/sharedStrings.xml"),
+                  pkg.gate.info("xl/styles.xml"))
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])

@@ -26,13 +26,21 @@ read back by the parser exactly as kept.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from automation.workbook import rowcache
 from automation.workbook.text import cell_text
 from automation.workbook.zipraw import LOCAL_HEADER
 
 SHARED = "xl/sharedstrings.xml"
+STYLES = "xl/styles.xml"
+
+
+class _Entry(NamedTuple):
+    """A part's CRC-32 and size, as a zip entry gives them."""
+
+    CRC: int
+    file_size: int
 
 
 _PLAIN = frozenset({str, type(None)})  # a row of text and blanks: read as it is, a blank as ""
@@ -78,16 +86,22 @@ def cells_of(rows: Sequence[Sequence[object]]) -> list[list[Any]] | None:
 
 
 def keep(sheets: Sequence[Any], parts: Sequence[str], new: Mapping[str, tuple[int, bytes, bytes]],
-         shared: Any) -> None:
+         shared: Any, styles: Any = None) -> None:
     """Keep the cells of each plain sheet of ``sheets`` (NewSheets) written
     as part ``parts[i]``, whose local header ``new`` holds (by lower-cased
     name, as :class:`automation.workbook.zipraw.Written` lists the parts
-    written), in a file whose shared strings part is ``shared`` (its zip
-    entry, None: none). Nothing is kept when the shared strings were written
-    anew, or where keeping is off."""
+    written), in a file whose shared strings part is ``shared`` and whose
+    styles part was ``styles`` (their zip entries in the file appended to,
+    None: none; the styles as ``new`` holds them, when written anew).
+    Nothing is kept when the shared strings were written anew, or where
+    keeping is off."""
     if SHARED in new or not rowcache.keeping():
         return
     strings = rowcache.strings_stamp(shared)
+    if STYLES in new:  # (the styles the append merged: its own formats added)
+        crc, _, size = LOCAL_HEADER.unpack_from(new[STYLES][1])[6:9]
+        styles = _Entry(crc, size)
+    looks = rowcache.styles_stamp(styles)
     for sheet, part in zip(sheets, parts):
         written = new.get(part.lower())
         if sheet.form is not None or written is None:
@@ -97,7 +111,7 @@ def keep(sheets: Sequence[Any], parts: Sequence[str], new: Mapping[str, tuple[in
             continue
         crc, stored, size = LOCAL_HEADER.unpack_from(written[1])[6:9]
         stamp = rowcache.stamp_of([(crc, size, stored)], strings)
-        rowcache.keep_cells(rowcache.raw_key_of(stamp), cells)
+        rowcache.keep_cells(rowcache.raw_key_of(f"{stamp}{looks}"), cells)
 
 
 __all__ = ["cells_of", "keep"]

@@ -168,6 +168,7 @@ class Workbook:
         self._raw: dict[str, list[list[Any]]] = {}
         self._stamps: dict[str, str | None] = {}  # by sheet name (part_stamp), each worked out when first asked for
         self._shared_stamp: str | None = None  # the shared strings' part of every stamp
+        self._styles_stamp: str | None = None  # the styles part's, added to the stamp of what is kept
         self._cached = 0
         # validated rows of a kept sheet, by name: (the kind, the lists, the rows) of each read
         self._read: dict[str, list[tuple[SheetKind, Any, list[SheetRow]]]] = {}
@@ -314,14 +315,20 @@ class Workbook:
         return rows
 
     def _kept_stamp(self, name: str) -> str | None:
-        """The part stamp of sheet ``name``, when what is read of it is kept
-        from run to run (:mod:`automation.workbook.rowcache`): None for a
-        player's file, one read from an encrypted file, a sheet without a
-        part, or with keeping off."""
+        """The part stamp of sheet ``name`` and of the styles its cells may
+        take (:func:`automation.workbook.rowcache.styles_stamp`), when what is
+        read of it is kept from run to run (:mod:`automation.workbook.rowcache`):
+        None for a player's file, one read from an encrypted file, a sheet
+        without a part, or with keeping off."""
         if not self.keep_reads or getattr(self, "decrypted", False) or self._gate.limits.player or \
                 not rowcache.keeping():
             return None
-        return self.part_stamp(name)
+        stamp = self.part_stamp(name)
+        if stamp is None:
+            return None
+        if self._styles_stamp is None:
+            self._styles_stamp = rowcache.styles_stamp(self._gate.info("xl/styles.xml"))
+        return stamp + self._styles_stamp
 
     def _rows_key(self, name: str, kind: SheetKind, lists: tuple[tuple[str, tuple[str, ...]], ...]) -> str | None:
         """What the rows of sheet ``name`` read as ``kind`` with ``lists`` are kept under (None: not kept)."""

@@ -7,7 +7,8 @@ on. A sheet a command read is sealed: the next command reads the same
 bytes. So what the reader made of it is kept in the user's cache folder
 (``rows``): its cells as parsed (:meth:`automation.workbook.reader.Workbook.raw`),
 named by the sheet's part stamp (the CRC-32 and sizes of its part and of
-the shared strings, :meth:`~automation.workbook.reader.Workbook.part_stamp`),
+the shared strings, :meth:`~automation.workbook.reader.Workbook.part_stamp`)
+and the styles part's (:func:`styles_stamp`),
 the installed parser and Musterroll's own code; and its rows as read for a
 kind of sheet (:meth:`~automation.workbook.reader.Workbook.read`: every value
 checked and converted), named by the same and the kind's columns and the
@@ -62,6 +63,15 @@ def strings_stamp(strings: Any) -> str:
     """The shared strings' part of every sheet's stamp (:func:`stamp_of`):
     "+CRC.size" of their zip entry ``strings``, "" for none."""
     return f"+{strings.CRC:08x}.{strings.file_size}" if strings is not None else ""
+
+
+def styles_stamp(styles: Any) -> str:
+    """What the cells' styles add to a sheet's stamp when its cells are kept
+    (:meth:`automation.workbook.reader.Workbook._kept_stamp`): "~CRC.size"
+    of the styles part's zip entry ``styles``, "" for none. A cell's style
+    says whether the number it holds reads as a date: a styles part changed
+    by hand, the sheet's part as it was, reads the sheet again."""
+    return f"~{styles.CRC:08x}.{styles.file_size}" if styles is not None else ""
 
 
 def stamp_of(parts: Sequence[tuple[int, int, int]], shared: str) -> str | None:
@@ -151,4 +161,4 @@ def _write(key: str, suffix: str, value: tuple) -> None:
 
 
 __all__ = ["KEPT", "find", "find_cells", "keep", "keep_cells", "keeping", "key_of", "parser_stamp", "raw_key_of",
-           "stamp_of", "strings_stamp"]
+           "stamp_of", "strings_stamp", "styles_stamp"]

@@ -186,3 +186,41 @@ def test_verify_reads_every_sheet_from_the_file_as_it_holds_it_now(book: Path, m
     seen = calamine_parsed(monkeypatch)
     assert checks.verify(book).problems == []
     assert seen and taken == []  # sheets parsed, none looked up among those kept
+
+
+def _rezipped(path: Path, styles: bytes | None = None) -> None:
+    """``path`` zipped again part by part as it is (or with the styles part
+    ``styles``): each other part's bytes, CRC-32 and sizes as before."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        items = [(i, z.read(i.filename)) for i in z.infolist()]
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for info, data in items:
+            z.writestr(info, styles if styles is not None and info.filename == "xl/styles.xml" else data)
+    path.write_bytes(out.getvalue())
+
+
+def test_a_styles_part_changed_by_hand_reads_a_sheet_again_whose_number_became_a_date(tmp_path: Path) -> None:
+    import datetime as dt
+    import zipfile
+
+    import openpyxl
+
+    path = tmp_path / "styled.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.title = "Counts"
+    wb.active.append(["Count"])
+    wb.active.append([45000])
+    wb.active["A2"].number_format = "0.00"
+    wb.save(path)
+    _rezipped(path)
+    assert Workbook(path).raw("Counts") == [["Count"], [45000.0]]  # kept
+    stamp = Workbook(path).part_stamp("Counts")
+    styles = zipfile.ZipFile(path).read("xl/styles.xml")
+    assert b'numFmtId="2"' in styles
+    _rezipped(path, styles.replace(b'numFmtId="2"', b'numFmtId="14"'))  # "0.00" made a date format
+    assert Workbook(path).part_stamp("Counts") == stamp  # the sheet's own part as it was
+    assert Workbook(path).raw("Counts") == [["Count"], [dt.date(2023, 3, 15)]]
