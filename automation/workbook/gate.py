@@ -12,7 +12,9 @@ file a player sends back. Time and memory are bounded by design:
    no part over 1 MB compressed more than ``ratio``:1.
 2. The parts every command parses whole (``[Content_Types].xml``, the package's
    and the workbook's relationships, the workbook part, its styles and
-   ``docProps/app.xml``) are streamed through expat in 1 MB chunks: no DTD (so
+   ``docProps/app.xml``; of a player's file, which is only read, the content
+   types and ``docProps/app.xml`` are parsed by nothing and bounded by the
+   directory alone) are streamed through expat in 1 MB chunks: no DTD (so
    no entity of any kind), at most ``namespaces`` namespace declarations and
    ``elements`` elements, and their sizes and CRCs match the directory.
    Shared strings are streamed for their prolog (no DTD) and CRC only. Any
@@ -295,9 +297,11 @@ class Gate:
         if self.info("[Content_Types].xml") is None or self.info("xl/workbook.xml") is None:
             raise WorkbookFileError(f"{self.where}: a zip file but not an .xlsx workbook "
                                     "(it has no xl/workbook.xml part)")
-        whole = {i.filename for i in self.archive.infolist()
-                 if i.filename.lower() in ("[content_types].xml", "_rels/.rels", "xl/workbook.xml",
-                                           "xl/_rels/workbook.xml.rels", "docprops/app.xml")}
+        # (a player's file is only read: its content types and docProps/app.xml, which no reader parses, are
+        # bounded by the directory alone; a master's are parsed by the next change of the workbook)
+        listing = ("_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels") if self.limits.player else \
+            ("[content_types].xml", "_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "docprops/app.xml")
+        whole = {i.filename for i in self.archive.infolist() if i.filename.lower() in listing}
         rels = self.info("xl/_rels/workbook.xml.rels")
         prolog_only: set[str] = set()
         if rels is not None:

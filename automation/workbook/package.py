@@ -462,7 +462,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     rels_doc = pkg.doc(rels_member.name if rels_member else pkg.wb_rels, RELATIONSHIP)
     types = pkg.doc(pkg.types_part, OVERRIDE)
     rel_ids = {r.id for r in pkg.rels(pkg.wb_part)}
-    first = max([int(m.group(1)) for i in rel_ids if (m := re.fullmatch(r"rId(\d+)", i))] + [0]) + 1
+    first = max((int(i[3:]) for i in rel_ids if i[:3] == "rId" and i[3:].isdecimal()), default=0) + 1  # (rIdN)
     fresh = (f"rId{n}" for n in itertools.count(first) if f"rId{n}" not in rel_ids)
     new_rels: list[tuple[str, str, str]] = []
     if styles_part is None:  # a workbook without styles gets the new sheets' own styles part

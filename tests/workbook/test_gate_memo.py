@@ -157,6 +157,20 @@ def test_a_players_file_is_always_checked_whole(book: Path, monkeypatch: pytest.
     assert sorted(gatememo.folder().glob("*" + gatememo.SUFFIX)) == before  # and nothing is kept for it
 
 
+def test_a_players_file_streams_the_lists_a_reader_parses_and_not_the_two_only_a_change_parses(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = book.read_bytes()
+    with monkeypatch.context() as m:
+        m.setenv(CACHE_SETTING, "off")
+        seen = _parsing_counted(m)
+        Gate(str(book), data, MASTER)
+        assert {"scan [Content_Types].xml", "scan docProps/app.xml"} <= set(seen)  # a change edits them
+        seen.clear()
+        Gate(str(book), data, PLAYER)  # a player's file is only read: nothing parses them
+    assert {"scan xl/workbook.xml", "scan xl/_rels/workbook.xml.rels", "scan xl/styles.xml"} <= set(seen)
+    assert not {"scan [Content_Types].xml", "scan docProps/app.xml"} & set(seen)
+
+
 def test_a_list_changed_since_it_passed_is_checked_again_and_refused(book: Path) -> None:
     Gate(str(book), book.read_bytes(), MASTER)
     xml = contents(book)["xl/workbook.xml"].decode()
