@@ -21,6 +21,8 @@ from automation.workbook.reader import Problems, SheetRow, Workbook, match_name
 from automation.workbook.schema import SIDES_SHEET
 
 NO_DISCIPLINE = ("OBA module", "Aircraft", "Fortification")
+_STATUS = {s.value: s for s in Status}  # (a roster's thousands of rows: a lookup, not an enum call, each)
+_SITUATION = {s.value: s for s in Situation}
 STANDS_SPEC = re.compile(r"^\s*(?P<type>.+?)\s*[x×]\s*(?P<n>\d+)\s*(?:\[(?P<kind>[^\]]+)\])?\s*$", re.I)
 
 
@@ -193,16 +195,15 @@ def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]]
     for r in rows:
         v = r.values.get  # (what r[column] gives, looked up without a call of its own: a roster is thousands of rows)
         me_id = v("ME")
-        me = ME(me_id, v("Side"), v("ME class"), v("ME type"), v("RG"), v("Breakpoint base") or 0,
-                v("Losses today") or 0, v("Full strength") or 0, v("Discipline"), ref(r, "ME"))
-        if me_id in mes:
-            first = mes[me_id]
+        first = mes.get(me_id)
+        if first is None:  # an ME is made from its first row; each of its other rows must agree with it
+            mes[me_id] = ME(me_id, v("Side"), v("ME class"), v("ME type"), v("RG"), v("Breakpoint base") or 0,
+                            v("Losses today") or 0, v("Full strength") or 0, v("Discipline"), ref(r, "ME"))
+        elif (first.side, first.me_class, first.me_type, first.rg) != (v("Side"), v("ME class"), v("ME type"), v("RG")):
             for field_name, column in (("side", "Side"), ("me_class", "ME class"), ("me_type", "ME type"), ("rg", "RG")):
-                if getattr(first, field_name) != getattr(me, field_name):
-                    problems.append(r.problem(column, f"ME {me_id} has {getattr(me, field_name)!r} here but "
+                if getattr(first, field_name) != v(column):
+                    problems.append(r.problem(column, f"ME {me_id} has {v(column)!r} here but "
                                               f"{getattr(first, field_name)!r} at {first.ref.cell}; every row of an ME must agree"))
-        else:
-            mes[me_id] = me
         if rg_chart is not None and v("RG") and (v("Side"), v("RG")) not in rg_chart:
             valid = ", ".join(k[1] for k in rg_chart if k[0] == v("Side")) or "(none)"
             problems.append(r.problem("RG", f"{r['RG']!r} is not on the RG chart of {r['Side']}; valid: {valid}"))
@@ -215,7 +216,8 @@ def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]]
             problems.append(r.problem("Wreck lines", "a wreck needs its lines: Own lines or Enemy lines"))
         stands.append(Stand(
             v("Stand"), v("Side"), me_id, v("Stand type"), v("Kind"), v("Discipline") or "",
-            Status.WRECK if status in ("Wreck", "Abandoned") else Status(status), Situation(v("Situation")),
+            Status.WRECK if status in ("Wreck", "Abandoned") else _STATUS.get(status) or Status(status),
+            _SITUATION.get(v("Situation")) or Situation(v("Situation")),
             v("Tracks"), v("Wreck lines"), v("In minefield") == "Yes", status == "Abandoned",
             v("Ammunition") or "Normal", v("Notes") or "", ref(r, "Stand")))
     _fail(problems, book)

@@ -60,3 +60,22 @@ def test_an_rg_on_the_roster_that_is_not_on_the_rg_chart_names_its_cell(book):
     with pytest.raises(WorkbookError, match=rf"Roster Start!{letter}2: 'Z9' is not on the RG chart of German; valid: I1, A1, E1"):
         refit(book)
     assert book.read_bytes() == before
+
+
+def test_a_row_of_an_me_that_disagrees_with_its_first_row_names_its_cell_and_both_values(book):
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Roster Start"]
+    header = [c.value for c in ws[1]]
+    me, cls = header.index("ME") + 1, header.index("ME class") + 1
+    first = ws.cell(row=2, column=me).value
+    again = next(r for r in range(3, ws.max_row + 1) if ws.cell(row=r, column=me).value == first)
+    was = ws.cell(row=again, column=cls).value
+    ws.cell(row=again, column=cls).value = "I" if was != "I" else "A"  # (another valid class)
+    wb.save(book)
+    before = book.read_bytes()
+    letter = openpyxl.utils.get_column_letter(cls)
+    with pytest.raises(WorkbookError) as err:
+        refit(book)
+    assert (f"Roster Start!{letter}{again}: ME {first} has {ws.cell(row=again, column=cls).value!r} here but "
+            f"{was!r} at {openpyxl.utils.get_column_letter(me)}2; every row of an ME must agree") in str(err.value)
+    assert book.read_bytes() == before
