@@ -75,12 +75,14 @@ def visible_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     evidence, which is the umpire's, never)."""
     h = Header.of(rows[0])
     end = chain_start(h, rows) if "Step" in h.positions else len(rows)
-    return [rows[0]] + [r for r in rows[1:end] if _shown(h.get(r, "Visible to"), (norm(ALL), norm(side)))]
+    shown = (norm(ALL), norm(side))  # (once a sheet, not once a row)
+    return [rows[0]] + [r for r in rows[1:end] if _shown(h.get(r, "Visible to"), shown)]
 
 
 def side_rows(rows: list[list[Any]], side: str) -> list[list[Any]]:
     h = Header.of(rows[0])
-    return [rows[0]] + [r for r in rows[1:] if _shown(h.get(r, "Side"), (norm(side), "both", norm(ALL)))]
+    shown = (norm(side), "both", norm(ALL))
+    return [rows[0]] + [r for r in rows[1:] if _shown(h.get(r, "Side"), shown)]
 
 
 def _shown(value: Any, shown: tuple[str, ...]) -> bool:
