@@ -26,7 +26,8 @@ reports for each:
   and that ratio paired: a round runs one command at every length back to
   back, so the median over rounds of each round's own ratio is not moved by
   the machine growing slower or faster over the run, as the ratio of the
-  medians is;
+  medians is; and the ratio of the fastest run at each length (a machine
+  that slows for a stretch lengthens some runs and shortens none);
 * true peak RSS (the kernel's accounting of the child, ``os.wait4``);
 * for refit, the ratio to the measured floor (Python start, reading the
   sheets a refit reads with calamine, copying the file and appending five
@@ -369,6 +370,13 @@ def paired_ratio(last: list[dict[str, float]], first: list[dict[str, float]], ke
     return statistics.median(b[key] / max(a[key], 1e-9) for a, b in zip(first, last))
 
 
+def fastest_ratio(last: list[dict[str, float]], first: list[dict[str, float]], key: str = "s") -> float:
+    """``last / first`` of the fastest run of each: a machine that slows for a
+    stretch (a neighbour on a shared host) lengthens some runs and shortens
+    none, so the least of several rounds is the run it did not disturb."""
+    return min(b[key] for b in last) / max(min(a[key] for a in first), 1e-9)
+
+
 def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for stands in stands_list:
@@ -384,6 +392,7 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
                        "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
                        "ratio_last_first": round(times[last] / times[first], 2),
                        "paired_last_first": round(paired_ratio(found[(stands, last, w)], found[(stands, first, w)]), 2),
+                       "fastest_last_first": round(fastest_ratio(found[(stands, last, w)], found[(stands, first, w)]), 2),
                        "cpu_s": {str(d): round(t, 3) for d, t in cpu.items()},
                        "cpu_ratio_last_first": round(cpu[last] / max(cpu[first], 1e-3), 2)}
         last = str(dates[-1])
@@ -412,12 +421,13 @@ def text(report: dict[str, Any]) -> str:
         naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
         lines += [f"{stands} stands (growing {report.get('bought', GROWTH_PER_1000) * int(stands) / 1000:.2f} a date), median wall s of "
                   f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
-                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | CPU s "
-                  + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
-                  "|---|" + "---:|" * (2 * len(dates) + 5)]
+                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | fastest | "
+                  "CPU s " + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
+                  "|---|" + "---:|" * (2 * len(dates) + 6)]
         for w, r in rows.items():
             lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
                          + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['paired_last_first']:.2f} | "
+                         + f"{r['fastest_last_first']:.2f} | "
                          + " | ".join(f"{r['cpu_s'][str(d)]:.3f}" for d in dates)
                          + f" | {r['cpu_ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
         ref = rows.get("refit", {})

@@ -26,7 +26,7 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     for row in rows.values():
         assert set(row["s"]) == {"1", "2"} and all(t > 0 for t in row["s"].values())
         assert row["peak_rss_mb"] > 5 and "ms_per_date" in row and row["ratio_last_first"] > 0
-        assert row["paired_last_first"] > 0
+        assert row["paired_last_first"] > 0 and row["fastest_last_first"] > 0
     assert {"to_floor", "openpyxl_save_to_refit", "openpyxl_read_only_to_refit",
             "pandas_calamine_to_refit"} <= set(rows["refit"])
     # the campaigns grew as play does: a refitted date more, and the waiting copy took the German spending
@@ -70,6 +70,21 @@ def test_the_paired_ratio_is_the_median_of_each_round_s_own_ratio_not_the_ratio_
     row = bench.summarise({k: [{**x, "cpu": x["s"], "rss_mb": 50.0} for x in v] for k, v in found.items()},
                           [40], [1, 2], ("refit",))["40"]["refit"]
     assert row["paired_last_first"] == 1.3 and row["ratio_last_first"] == 1.5  # the medians: 1.5 / 1.0
+
+
+def test_the_fastest_ratio_is_of_the_least_run_at_each_length_whatever_round_it_was_in() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bench_commands as bench
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    first = [{"s": 1.0}, {"s": 3.0}, {"s": 1.2}]  # the machine slowed in the second round
+    last = [{"s": 1.6}, {"s": 1.25}, {"s": 4.0}]  # ... and in the third: not the same round
+    assert bench.fastest_ratio(last, first) == 1.25
+    row = bench.summarise({(40, 1, "undo"): [{**x, "cpu": x["s"], "rss_mb": 30.0} for x in first],
+                           (40, 2, "undo"): [{**x, "cpu": x["s"], "rss_mb": 30.0} for x in last]},
+                          [40], [1, 2], ("undo",))["40"]["undo"]
+    assert row["fastest_last_first"] == 1.25 and row["ratio_last_first"] == 1.33
 
 
 def test_baselines_run_in_no_round_are_left_out_of_the_summary() -> None:
