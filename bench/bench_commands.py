@@ -392,7 +392,8 @@ def summarise(found, stands_list: list[int], dates: list[int], what: tuple[str, 
                        "ms_per_date": round(1000 * (times[last] - times[first]) / max(last - first, 1), 2),
                        "ratio_last_first": round(times[last] / times[first], 2),
                        "paired_last_first": round(paired_ratio(found[(stands, last, w)], found[(stands, first, w)]), 2),
-                       "fastest_last_first": round(fastest_ratio(found[(stands, last, w)], found[(stands, first, w)]), 2),
+                       "fastest_last_first": round(fastest_ratio(found[(stands, last, w)],
+                                                                 found[(stands, first, w)]), 2),
                        "cpu_s": {str(d): round(t, 3) for d, t in cpu.items()},
                        "cpu_ratio_last_first": round(cpu[last] / max(cpu[first], 1e-3), 2)}
         last = str(dates[-1])
@@ -419,7 +420,8 @@ def text(report: dict[str, Any]) -> str:
     dates = report["dates"]
     for stands, rows in report["results"].items():
         naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
-        lines += [f"{stands} stands (growing {report.get('bought', GROWTH_PER_1000) * int(stands) / 1000:.2f} a date), median wall s of "
+        growing = report.get("bought", GROWTH_PER_1000) * int(stands) / 1000
+        lines += [f"{stands} stands (growing {growing:.2f} a date), median wall s of "
                   f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
                   "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | fastest | "
                   "CPU s " + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
