@@ -430,8 +430,6 @@ def styled(rows: str, numbers: Mapping[int, int]) -> str:
     return rows
 
 
-
-
 def graft(rendered: bytes, placeholders: Mapping[str, str], cells: Cells, sheets: Sequence[NewSheet],
           existing: set[str], styles: bytes | None) -> Graft:
     """Rename and rewire the sheets :func:`draw` drew for a package whose
