@@ -263,6 +263,9 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
     letters = column_letters(min(max(len(r) for r in sheet.rows), MAX_COLS))
     text_column = styles[(False, "@")]
     bodies: dict[str, str] = {}  # each text's XML, made once: a roster says "German" and "Normal" thousands of times
+    # a body cell's XML after its reference, by column and value (a text or a whole number): made once for a value
+    # a column repeats (a side, a status, a count), as the cell would be written anew
+    tails: dict[tuple[int, object], str] = {}
     for r, row in enumerate(sheet.rows):
         if len(row) > MAX_COLS:
             raise UsageError(f"{sheet.name}!A{r + 1}: {len(row)} columns; Excel allows {MAX_COLS}")
@@ -272,6 +275,12 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
         written: list[str] = []
         for c, value in enumerate(row):
             if value is None:
+                continue
+            key = (c, value) if not head and (type(value) is str or type(value) is int) else None  # (never a bool or
+            # a float: 1 == True == 1.0)
+            if key is not None and (tail := tails.get(key)) is not None:
+                written.append(f'<c r="{letters[c]}{line}"{tail}')
+                last = c
                 continue
             code = c in codes
             if isinstance(value, str):
@@ -303,7 +312,10 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
             if style is not None:
                 used.add(style)
             s = f"\x01{style}\x01" if style is not None else ""  # the style's place, its number put in by styled()
-            written.append(f'<c r="{letters[c]}{line}"{s}{kind}>{body}</c>')
+            tail = f"{s}{kind}>{body}</c>"
+            if key is not None:
+                tails[key] = tail
+            written.append(f'<c r="{letters[c]}{line}"{tail}')
             last = c
         if written:
             out.append(f'<row r="{line}">{"".join(written)}</row>')

@@ -82,6 +82,23 @@ def test_every_kind_of_value_reads_back_as_xlsxwriter_writes_it(tmp_path):
     assert [m[0] for m in mine] == [e[0] for e in expected]
 
 
+def test_a_value_a_column_repeats_is_written_as_its_own_kind_each_time(tmp_path):
+    """A cell is written once per column and value and then repeated: 1, True,
+    1.0 and "1" are equal keys to Python yet four kinds of cell, and the same
+    text is styled as its column styles it (Text in a code column)."""
+    mixed: list[object] = [1, True, 1.0, "1", 1, True, "1", 2.0, 2, "German", 1]
+    rows: list[list[object]] = [["Stand", "Value", "Side"]]
+    rows += [[f"G-{i:03d}", value, "German" if i % 2 else value] for i, value in enumerate(mixed)]
+    data, _ = render([NewSheet("Report", rows)])
+    ours = tmp_path / "ours.xlsx"
+    ours.write_bytes(data)
+    theirs = tmp_path / "theirs.xlsx"
+    reference(rows, theirs)
+    assert looks(ours) == looks(theirs)
+    kinds = [c[2] for c in looks(ours) if c[0].startswith("B") and c[0] != "B1"]
+    assert kinds == ["n", "b", "n", "s", "n", "b", "s", "n", "n", "s", "n"]
+
+
 def test_dates_are_excel_serial_numbers_with_the_1900_leap_day():
     assert excel_serial(dt.date(1900, 2, 28)) == 59
     assert excel_serial(dt.date(1900, 3, 1)) == 61

@@ -129,6 +129,8 @@ class Roster:
 
     def replace_stands(self, changed: Iterable[Stand]) -> Roster:
         by_id = {s.id: s for s in changed}
+        if not by_id:  # (most steps change no stand on most dates: the same stands, and their index, kept)
+            return Roster(self.mes, self.stands, self._index)
         return Roster(self.mes, tuple(by_id.get(s.id, s) for s in self.stands))
 
     def remove_stands(self, ids: Iterable[str]) -> Roster:

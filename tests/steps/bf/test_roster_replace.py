@@ -1,0 +1,33 @@
+"""A roster's stands replaced by a step: the stands a step changed take their
+places; a step that changed none leaves the very same stands, and the index
+by ME and ID built over them, to the next step."""
+from __future__ import annotations
+
+from automation.steps.bf.state import Status
+from tests.support.bf import Campaign, command, troops
+
+
+def a_company() -> Campaign:
+    return Campaign().me("4/114 PzG", "German", "I", "Panzergrenadier company", command("G-A1"),
+                         *[troops(f"G-A{i}", "Panzergrenadier") for i in range(2, 5)], full=4, rg="I1")
+
+
+def test_a_step_that_changed_no_stand_leaves_the_same_stands_and_their_index():
+    _, state = a_company().prepared()
+    roster = state.roster
+    before = roster.of_me("4/114 PzG")  # (builds the index)
+    kept = roster.replace_stands([])
+    assert kept.stands is roster.stands
+    assert kept._index is roster._index and kept._index["stands"] is roster.stands
+    assert kept.of_me("4/114 PzG") == before and kept.stand("G-A2") is roster.stand("G-A2")
+
+
+def test_a_changed_stand_takes_its_place_and_the_index_follows():
+    _, state = a_company().prepared()
+    roster = state.roster
+    roster.of_me("4/114 PzG")
+    lost = roster.stand("G-A3").with_(status=Status.WRECK)
+    changed = roster.replace_stands([lost])
+    assert [s.id for s in changed.stands] == [s.id for s in roster.stands]
+    assert changed.stand("G-A3") is lost and roster.stand("G-A3").status is not Status.WRECK
+    assert [s.status for s in changed.of_me("4/114 PzG")].count(Status.WRECK) == 1
