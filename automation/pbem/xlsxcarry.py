@@ -24,6 +24,7 @@ SHEET = re.compile(r"xl/worksheets/sheet(\d+)\.xml")
 SHEET_RELS = re.compile(r"xl/worksheets/_rels/sheet(\d+)\.xml\.rels")
 WORKSHEET_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
 WORKSHEET_CONTENT = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+DRAWN_LEVEL = 6  # zipfile's default deflate level, at which XlsxWriter deflates every part it writes
 
 
 class Titles(NamedTuple):
@@ -114,6 +115,9 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
     replaced["docprops/app.xml"] = _app(book, written.read("docProps/app.xml").decode("utf-8"), names,
                                         defined).encode("utf-8")
     index = {m.name.lower(): m for m in members}
+    # deflated as XlsxWriter deflates every part (zipfile's default level), so the export is the same bytes
+    replaced = {name: Deflated.of(data, DRAWN_LEVEL) if isinstance(data, bytes) else data
+                for name, data in replaced.items()}
     return RawZip(written.where, tuple(members), written.comment, index), replaced
 
 

@@ -236,4 +236,5 @@ def test_the_lists_every_change_writes_again_are_deflated_fast_and_new_sheets_we
     for part in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml", "docProps/app.xml"):
         assert _stored(book, part) == _deflated(files[part], 1), part
     [sheet] = [n for n in files if n.startswith("xl/worksheets/sheet") and n not in contents(RICH)]
-    assert _stored(book, sheet) == _deflated(files[sheet], 6)
+    # a new sheet stays in the file: deflated once at level 3 (a third of level 6's time, 7% more bytes)
+    assert _stored(book, sheet) == _deflated(files[sheet], 3)
