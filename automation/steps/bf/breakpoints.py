@@ -21,6 +21,7 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
         return StepResult(state, (note(STEP, RULE, f"{inputs.date.part.value} scenario: breakpoints and the day's losses carry on"),))
     roster = state.roster
     entries = []
+    renewed = []
     for me_id, me in sorted(roster.mes.items()):
         stands = [s for s in roster.of_me(me_id) if s.kind not in NO_RATING]
         if not stands:
@@ -31,9 +32,9 @@ def run(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
             continue
         present = sum(1 for s in stands if s.available and counts_in_size(s))
         new = me.with_(breakpoint_base=present, losses_today=0, full_strength=me.full_strength or present)
-        roster = roster.with_me(new)
+        renewed.append(new)
         a, b, c = new.breakpoints()
         entries.append(note(STEP, RULE, f"new day, no losses: {present} stand{'s' if present != 1 else ''} in play"
                             f"{' (soft transport not counted)' if any(s.kind == 'Soft vehicle' for s in stands) else ''}, "
                             f"breakpoints at {a}/{b}/{c} losses (25/50/75%)", me.side, me_id, visible=me.side))
-    return StepResult(state.with_(roster=roster), tuple(entries))
+    return StepResult(state.with_(roster=roster.with_mes(renewed)), tuple(entries))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from automation.campaign.model import UMPIRE, Entry, StepResult, Waiting
 from automation.engine.resolver import Situation as Facts
-from automation.steps.bf.common import is_russian, isolated, note, rolled, wait_orders
+from automation.steps.bf.common import POCKETS, is_russian, isolated, note, rolled, wait_orders
 from automation.steps.bf.state import BFInputs, BFState, Roster, Situation, Status, Stand, StandResult
 
 STEP = "Scenario cleanup"
@@ -32,9 +32,7 @@ def _apply_results(state: BFState, inputs: BFInputs) -> tuple[BFState, list[Entr
     losses: dict[str, int] = {}
     for stand in roster.stands:
         r: StandResult | None = results.get(stand.id)
-        if r is None:
-            if stand.status is Status.AVAILABLE and isolated(stand):
-                pass  # stays where it was
+        if r is None:  # (not in the scenario: an isolated stand among them stays where it was)
             continue
         fought.add(stand.me)
         new = stand.with_(situation=r.situation)
@@ -81,9 +79,11 @@ def _escapes(state: BFState, inputs: BFInputs, dice) -> StepResult[BFState]:
     prev_am = inputs.previous is not None and inputs.previous.part.value == "Morning"
     removed: list[str] = []
     changed: list[Stand] = []
+    # the stands in play left isolated or cut off, found in one pass of the roster (in its order)
+    in_pockets = [s for s in roster.stands if s.status is Status.AVAILABLE and s.situation in POCKETS
+                  and s.id not in state.knocked_out]
     for side in inputs.side_names:
-        trapped = [s for s in roster.of_side(side) if s.status is Status.AVAILABLE and isolated(s)
-                   and s.id not in state.knocked_out]
+        trapped = [s for s in in_pockets if s.side == side]
         if not trapped:
             continue
         orders = inputs.orders.get(side)
@@ -143,9 +143,10 @@ def _pockets_gone(state: BFState) -> tuple[BFState, list[Entry]]:
     """A wreck lies inside its side's pocket only while the side still has a
     stand in play isolated or cut off (2.1.1.3.1 item 3); once none is left,
     the wreck is no longer protected."""
-    trapped = {s.side for s in state.roster.stands if s.available and isolated(s)}
-    changed = [s.with_(situation=Situation.NORMAL) for s in state.roster.stands
-               if s.status is Status.WRECK and isolated(s) and s.side not in trapped]
+    in_pockets = [s for s in state.roster.stands if s.situation in POCKETS]  # (a few: one pass of the roster)
+    trapped = {s.side for s in in_pockets if s.status is Status.AVAILABLE}
+    changed = [s.with_(situation=Situation.NORMAL) for s in in_pockets
+               if s.status is Status.WRECK and s.side not in trapped]
     entries = [note(STEP, "2.1.1.3.1", f"wreck no longer inside a pocket: no {s.side} stand is isolated or cut off",
                     s.side, s.id) for s in changed]
     return state.with_(roster=state.roster.replace_stands(changed)), entries

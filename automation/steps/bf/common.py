@@ -54,8 +54,11 @@ def me_size(roster: Roster, me_id: str) -> int:
     return sum(1 for s in roster.of_me(me_id) if s.available and counts_in_size(s))
 
 
+POCKETS = frozenset({Situation.ISOLATED, Situation.CUT_OFF})  # where an isolated stand is (2.1.2.4)
+
+
 def isolated(stand: Stand) -> bool:
-    return stand.situation in (Situation.ISOLATED, Situation.CUT_OFF)
+    return stand.situation in POCKETS
 
 
 @dataclass(frozen=True)

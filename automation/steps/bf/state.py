@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
 
 from automation.campaign.model import CampaignDate
 from automation.errors import CellProblem
+
+
+_Plain = TypeVar("_Plain", "Stand", "ME")
+
+
+def _changed(obj: _Plain, changes: dict[str, Any]) -> _Plain:
+    """``obj`` with ``changes``, equal to what ``dataclasses.replace`` makes of
+    a Stand or an ME (frozen, every field set by ``__init__`` as given, no
+    ``__post_init__``, nothing else kept on the instance): its attributes
+    copied at once rather than passed one by one through ``__init__``, a
+    quarter of the time (a refit's steps change thousands of them at 5,000
+    stands)."""
+    known = _FIELDS[type(obj)]
+    if not changes.keys() <= known:
+        unknown = ", ".join(sorted(changes.keys() - known))
+        raise TypeError(f"{type(obj).__name__} has no field {unknown}")
+    new = object.__new__(type(obj))
+    attributes = new.__dict__
+    attributes.update(obj.__dict__)
+    attributes.update(changes)
+    return new
 
 
 class Situation(str, enum.Enum):
@@ -72,7 +93,7 @@ class Stand:
         return self.status is Status.AVAILABLE
 
     def with_(self, **changes: Any) -> Stand:
-        return replace(self, **changes)
+        return _changed(self, changes)
 
 
 @dataclass(frozen=True)
@@ -92,12 +113,15 @@ class ME:
     ref: Ref = field(default=Ref(), compare=False)
 
     def with_(self, **changes: Any) -> ME:
-        return replace(self, **changes)
+        return _changed(self, changes)
 
     def breakpoints(self) -> tuple[int, int, int]:
         """Stands lost at 25%, 50% and 75% of the base (rounded up)."""
         base = self.breakpoint_base
         return tuple(-(-base * p // 100) for p in (25, 50, 75))  # type: ignore[return-value]
+
+
+_FIELDS = {kind: frozenset(f.name for f in fields(kind)) for kind in (Stand, ME)}
 
 
 @dataclass(frozen=True)
@@ -140,6 +164,13 @@ class Roster:
 
     def with_me(self, me: ME) -> Roster:
         return Roster({**self.mes, me.id: me}, self.stands, self._index)
+
+    def with_mes(self, mes: Iterable[ME]) -> Roster:
+        """The roster with each of ``mes`` in place of the ME of its ID (or
+        added), the MEs copied once: a step that changes every ME (the
+        breakpoints of a new day: hundreds at 5,000 stands) does not copy
+        them all for each."""
+        return Roster({**self.mes, **{me.id: me for me in mes}}, self.stands, self._index)
 
     def remove_me(self, me_id: str) -> Roster:
         return Roster({k: v for k, v in self.mes.items() if k != me_id}, tuple(s for s in self.stands if s.me != me_id))

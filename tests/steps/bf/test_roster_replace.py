@@ -1,6 +1,7 @@
 """A roster's stands replaced by a step: the stands a step changed take their
 places; a step that changed none leaves the very same stands, and the index
-by ME and ID built over them, to the next step."""
+by ME and ID built over them, to the next step. A stand or an ME changed
+(``with_``) is what ``dataclasses.replace`` makes of it."""
 from __future__ import annotations
 
 from automation.steps.bf.state import Status
@@ -31,3 +32,30 @@ def test_a_changed_stand_takes_its_place_and_the_index_follows():
     assert [s.id for s in changed.stands] == [s.id for s in roster.stands]
     assert changed.stand("G-A3") is lost and roster.stand("G-A3").status is not Status.WRECK
     assert [s.status for s in changed.of_me("4/114 PzG")].count(Status.WRECK) == 1
+
+
+def test_a_stand_or_an_me_changed_is_what_dataclasses_replace_makes_and_the_first_is_kept():
+    from dataclasses import fields, replace
+
+    from automation.steps.bf.state import ME, Ref, Situation, Stand
+
+    stand = Stand("G-A2", "German", "4/114 PzG", "Panzergrenadier", "Troops", "Veteran", ref=Ref("Roster", "A3"))
+    me = ME("4/114 PzG", "German", "I", "Panzergrenadier company", "I1", 4, 1, 4, "Veteran", Ref("Roster", "C3"))
+    for thing, changes in ((stand, {"status": Status.WRECK, "situation": Situation.CUT_OFF, "notes": "lost"}),
+                           (me, {"breakpoint_base": 3, "losses_today": 0}), (stand, {}), (me, {"ref": Ref("X", "B9")})):
+        changed = thing.with_(**changes)
+        expected = replace(thing, **changes)
+        assert changed == expected and repr(changed) == repr(expected) and hash(changed) == hash(expected)
+        assert [getattr(changed, f.name) for f in fields(thing)] == [getattr(expected, f.name) for f in fields(thing)]
+        assert changed is not thing
+    assert stand.status is Status.AVAILABLE and me.breakpoint_base == 4  # (the first unchanged)
+
+
+def test_a_field_neither_has_is_refused_by_name():
+    import pytest
+
+    from automation.steps.bf.state import ME
+
+    me = ME("4/114 PzG", "German", "I", "Panzergrenadier company")
+    with pytest.raises(TypeError, match="ME has no field breakpoints_base"):
+        me.with_(breakpoints_base=3)
