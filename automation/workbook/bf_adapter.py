@@ -214,7 +214,7 @@ def _roster_of(book: Workbook, rows: list[SheetRow], lists: dict[str, list[str]]
             problems.append(r.problem("Status", f"only vehicles can be wrecks; {r['Stand']} is {r['Kind']}"))
         if status in ("Wreck", "Abandoned") and not v("Wreck lines"):
             problems.append(r.problem("Wreck lines", "a wreck needs its lines: Own lines or Enemy lines"))
-        stands.append(Stand(
+        stands.append(Stand.of_fields(
             v("Stand"), v("Side"), me_id, v("Stand type"), v("Kind"), v("Discipline") or "",
             Status.WRECK if status in ("Wreck", "Abandoned") else _STATUS.get(status) or Status(status),
             _SITUATION.get(v("Situation")) or Situation(v("Situation")),

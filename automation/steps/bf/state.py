@@ -4,32 +4,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from automation.campaign.model import CampaignDate
 from automation.errors import CellProblem
-
-
-_Plain = TypeVar("_Plain", "Stand", "ME")
-
-
-def _changed(obj: _Plain, changes: dict[str, Any]) -> _Plain:
-    """``obj`` with ``changes``, equal to what ``dataclasses.replace`` makes of
-    a Stand or an ME (frozen, every field set by ``__init__`` as given, no
-    ``__post_init__``, nothing else kept on the instance): its attributes
-    copied at once rather than passed one by one through ``__init__``, a
-    quarter of the time (a refit's steps change thousands of them at 5,000
-    stands)."""
-    known = _FIELDS[type(obj)]
-    if not changes.keys() <= known:
-        unknown = ", ".join(sorted(changes.keys() - known))
-        raise TypeError(f"{type(obj).__name__} has no field {unknown}")
-    new = object.__new__(type(obj))
-    attributes = new.__dict__
-    attributes.update(obj.__dict__)
-    attributes.update(changes)
-    return new
+from automation.frozen import changed, made
 
 
 class Situation(str, enum.Enum):
@@ -93,7 +73,13 @@ class Stand:
         return self.status is Status.AVAILABLE
 
     def with_(self, **changes: Any) -> Stand:
-        return _changed(self, changes)
+        return changed(self, changes)
+
+    @classmethod
+    def of_fields(cls, *values: Any) -> Stand:
+        """The stand ``Stand(*values)`` makes, given every field in order
+        (:func:`automation.frozen.made`: a roster read is thousands of stands)."""
+        return made(cls, values)
 
 
 @dataclass(frozen=True)
@@ -113,15 +99,12 @@ class ME:
     ref: Ref = field(default=Ref(), compare=False)
 
     def with_(self, **changes: Any) -> ME:
-        return _changed(self, changes)
+        return changed(self, changes)
 
     def breakpoints(self) -> tuple[int, int, int]:
         """Stands lost at 25%, 50% and 75% of the base (rounded up)."""
         base = self.breakpoint_base
         return tuple(-(-base * p // 100) for p in (25, 50, 75))  # type: ignore[return-value]
-
-
-_FIELDS = {kind: frozenset(f.name for f in fields(kind)) for kind in (Stand, ME)}
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,17 @@ def test_a_field_neither_has_is_refused_by_name():
     me = ME("4/114 PzG", "German", "I", "Panzergrenadier company")
     with pytest.raises(TypeError, match="ME has no field breakpoints_base"):
         me.with_(breakpoints_base=3)
+
+
+def test_a_stand_made_of_its_fields_is_the_stand_its_constructor_makes():
+    import pytest
+
+    from automation.steps.bf.state import Ref, Situation, Stand
+
+    values = ("G-A2", "German", "4/114 PzG", "PzKpfw IVG", "AFV", "Veteran", Status.WRECK, Situation.ISOLATED,
+              "Fully tracked", "Own lines", True, False, "Low", "hit twice", Ref("Roster Dec 24", "A3"))
+    made, expected = Stand.of_fields(*values), Stand(*values)
+    assert made == expected and repr(made) == repr(expected) and hash(made) == hash(expected)
+    assert made.ref == Ref("Roster Dec 24", "A3") and made.with_(notes="") == expected.with_(notes="")
+    with pytest.raises(TypeError, match="takes its 15 fields, not 14"):
+        Stand.of_fields(*values[:-1])
