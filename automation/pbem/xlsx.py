@@ -28,8 +28,7 @@ from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, exte
 from automation.workbook.zipraw import KEPT_LEVEL, Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
-PART_FORMAT = 2  # the version of a plain sheet's part as written here: a change here writes every part anew
-# (2: deflated at zipraw.KEPT_LEVEL)
+PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
 MAX_WIDTH = 60
 WRITE_BUFFER = 1 << 20
 SAFE_INTEGER = 1 << 53  # a whole number within this is written with all its digits
