@@ -2,9 +2,10 @@
 
 A frozen dataclass's ``__init__`` sets each field through
 ``object.__setattr__``, one call per field, and ``dataclasses.replace`` goes
-through ``__init__`` again. A roster of 5,000 stands is read as 5,000 rows
-and 5,000 stands, and the refit's steps change thousands of stands and MEs:
-made that way, they took a third of a command's roster time. :func:`made`
+through ``__init__`` again. A roster of 5,000 stands is read as 5,000
+stands, the refit's steps change thousands of stands and MEs, and an export
+changes a field of each of a thousand sheets: made that way, the stands and
+MEs took a third of a command's roster time. :func:`made`
 and :func:`changed` give the very same instances (equal, hashed and shown
 alike, frozen) with their attributes set at once.
 

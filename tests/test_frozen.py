@@ -71,3 +71,12 @@ def test_a_dataclass_that_does_more_than_hold_its_fields_is_made_through_its_ini
         fields_of(cls)
     with pytest.raises(TypeError, match="is made through its __init__ only"):
         made(cls, (1,))
+
+
+def test_an_export_sheet_changed_is_what_replace_makes():
+    from automation.pbem.xlsx import OutSheet
+
+    sheet = OutSheet.sealed("Roster Dec 24", [["Stand"], ["G-1"]], "roster", "stamp")
+    assert sheet.but(source="stamp|scrubbed") == dataclasses.replace(sheet, source="stamp|scrubbed")
+    with pytest.raises(TypeError, match="OutSheet has no field sauce"):
+        sheet.but(sauce="stamp")
