@@ -265,9 +265,6 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     as_text = [f' s="{s}"' if (s := style_of(1, c, False)) else "" for c in range(len(letters))]
     as_number = [f' s="{s}"' if (s := style_of(1, c, True)) else "" for c in range(len(letters))]
     bodies: dict[str, str] = {}  # each text's XML, made once (a roster repeats most of its texts)
-    # a cell's XML after its reference, by column and value (a text or a whole number: never a bool or a float,
-    # 1 == True == 1.0), made once for each value a column repeats (a side, a type, a status)
-    tails: dict[tuple[int, object], str] = {}
     for r, row in enumerate(sheet.rows[start:stop], start=start):
         if r == 0:  # the header, and the notes beside it
             head = {c: _cell_xml(letters[c] + "1", 0, value, ids["head"], Where(sheet.name, 0, c, text=c in codes))
@@ -284,17 +281,13 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
             if value is None or value == "":
                 continue
             kind = type(value)
-            if (kind is str or kind is int) and (tail := tails.get((c, value))) is not None:
-                cells.append(f'<c r="{letters[c]}{number_row}"{tail}')
-            elif kind is str and len(value) <= SHORT_TEXT and value.isascii():
+            if kind is str and len(value) <= SHORT_TEXT and value.isascii():
                 body = bodies.get(value)
                 if body is None:
                     body = bodies[value] = text_xml(value)
-                tail = tails[(c, value)] = f'{as_text[c]} t="inlineStr">{body}</c>'
-                cells.append(f'<c r="{letters[c]}{number_row}"{tail}')
+                cells.append(f'<c r="{letters[c]}{number_row}"{as_text[c]} t="inlineStr">{body}</c>')
             elif kind is int and -SAFE_INTEGER < value < SAFE_INTEGER:  # (all its digits, as .16G writes it)
-                tail = tails[(c, value)] = f"{as_number[c]}><v>{value}</v></c>"
-                cells.append(f'<c r="{letters[c]}{number_row}"{tail}')
+                cells.append(f'<c r="{letters[c]}{number_row}"{as_number[c]}><v>{value}</v></c>')
             else:
                 number = isinstance(value, (int, float)) and kind is not bool
                 cells.append(_cell_xml(letters[c] + number_row, r, value, style_of(r, c, number),

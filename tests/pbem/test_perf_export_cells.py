@@ -82,9 +82,7 @@ def test_the_cells_written_at_once_are_those_each_value_s_own_check_writes(monke
     check of every value (_cell_xml): byte for byte what it writes, for text
     at the edges of plain (spaces, markup, escapes, non-ASCII, control
     characters) and numbers at the edges of whole (large, negative, Yes/No,
-    fractions), in every kind of column. Each value recurs in its column, so
-    the cell kept for a text or whole number a column repeats is held to the
-    check too: 1, True and 1.0 are equal keys, yet three kinds of cell."""
+    fractions), in every kind of column."""
     import xlsxwriter
 
     from automation.pbem import xlsx
