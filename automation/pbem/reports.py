@@ -157,6 +157,9 @@ def is_report(name: str, header: Sequence[Any] | None = None) -> bool:
 
 # ----------------------------------------------------------------- canonical values
 
+_EXACT = 10 ** 15  # a whole number below this in size is written by norm as it is: norm(n) == str(n)
+
+
 def norm(value: Any) -> str:
     """One cell as text, the same whether it comes from Python (before the
     sheet is written) or from calamine (reading it back)."""
@@ -168,7 +171,7 @@ def norm(value: Any) -> str:
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
         f = float(value)
-        if f.is_integer() and abs(f) < 1e15:
+        if f.is_integer() and abs(f) < _EXACT:
             return str(int(f))
         return f"{f:.15g}"
     if isinstance(value, dt.datetime):
@@ -176,9 +179,6 @@ def norm(value: Any) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)
-
-
-_EXACT = 10 ** 15  # a whole number below this in size is written by norm as it is: norm(n) == str(n)
 
 
 def canonical(rows: Sequence[Sequence[Any]]) -> list[list[str]]:

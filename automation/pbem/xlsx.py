@@ -26,7 +26,7 @@ from automation.errors import UsageError, WorkbookFileError
 from automation.frozen import changed
 from automation.workbook.text import cell_text, check_calendar_date, date_label
 from automation.workbook.cellxml import SHORT_TEXT, around, column_letters, extent, splice, text_xml
-from automation.workbook.zipraw import KEPT_LEVEL, Deflated, parse_zip, write_zip
+from automation.workbook.zipraw import ANEW_LEVEL, KEPT_LEVEL, Deflated, parse_zip, write_zip
 
 NEUTRAL_DATE = dt.datetime(2000, 1, 1)
 PART_FORMAT = 1  # the version of a plain sheet's part as written here: a change here writes every part anew
@@ -444,7 +444,7 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
             text = splice(part, "".join(p for p in pieces if isinstance(p, str)), dimension, where)
             # a sealed sheet's part is kept and copied into the exports after this one; any other (the latest
             # roster's view, the Export sheet) is drawn anew by each export: deflated fast (pkgfile.LAST's level)
-            stored = Deflated.of(text.encode("utf-8"), KEPT_LEVEL if sheets[index - 1].source else 1)
+            stored = Deflated.of(text.encode("utf-8"), KEPT_LEVEL if sheets[index - 1].source else ANEW_LEVEL)
         else:  # carried runs of rows: the part is joined from deflated pieces
             before, after = around(part, dimension, where)
             joined = [Piece.of(before).checked()]

@@ -23,7 +23,7 @@ from automation.workbook.gate import Gate
 from automation.workbook.lock import temp_prefix
 from automation.workbook.snapshot import Snapshot, take, whole
 from automation.workbook.xmlparts import check_well_formed
-from automation.workbook.zipraw import MAX_FILE, Deflated, RawZip, Written, tail_start, write_zip
+from automation.workbook.zipraw import ANEW_LEVEL, MAX_FILE, Deflated, RawZip, Written, tail_start, write_zip
 
 
 T = TypeVar("T")
@@ -116,7 +116,7 @@ def replace(path: Path, real: Path, before: bytes, source: RawZip, replaced: Map
             check_well_formed(data, name)
     # the parts every change writes anew are deflated fast: the next change writes them again
     lowered: dict[str, bytes | Deflated] = {
-        k.lower(): Deflated.of(v, 1) if k.lower() in LAST and not isinstance(v, Deflated) else v
+        k.lower(): Deflated.of(v, ANEW_LEVEL) if k.lower() in LAST and not isinstance(v, Deflated) else v
         for k, v in replaced.items()}
     last = LAST | set(lowered)
     start = tail_start(source, last | removed)

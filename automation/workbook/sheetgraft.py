@@ -276,8 +276,8 @@ def _rows_xml(sheet: NewSheet, styles: Mapping[tuple[bool, str | None], int | No
         for c, value in enumerate(row):
             if value is None:
                 continue
-            key = (c, value) if not head and (type(value) is str or type(value) is int) else None  # (never a bool or
-            # a float: 1 == True == 1.0)
+            # (a text or a whole number, never a bool or a float: 1 == True == 1.0)
+            key = (c, value) if not head and (type(value) is str or type(value) is int) else None
             if key is not None and (tail := tails.get(key)) is not None:
                 written.append(f'<c r="{letters[c]}{line}"{tail}')
                 last = c

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from automation.cachesetting import cache_folder, keep_file, prune, used
-from automation.workbook.zipraw import Deflated, RawZip, Written, directory_of
+from automation.workbook.zipraw import ANEW_LEVEL, Deflated, RawZip, Written, directory_of
 
 MAGIC = b"MRUNDO1\n"
 KEPT = 32  # the images last kept or used that are kept: undo needs the one of each workbook's last append
@@ -80,7 +80,7 @@ def keep(written: Written, before: RawZip, lists: Sequence[str], added: Sequence
     stored: list[tuple[str, Deflated]] = []
     for name in lists:
         found = before.deflated(name)
-        stored.append((name, found if found is not None else Deflated.of(before.read(name), 1)))
+        stored.append((name, found if found is not None else Deflated.of(before.read(name), ANEW_LEVEL)))
     digest = hashlib.sha256(written.directory).hexdigest()
     head = json.dumps({"size": written.size, "directory": digest,
                        "lists": [[name, d.crc, d.size, len(d.body)] for name, d in stored],
