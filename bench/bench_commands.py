@@ -35,7 +35,16 @@ reports for each:
   openpyxl load + add a sheet + save; openpyxl read-only reading every row of
   the sheets a refit reads; pandas (calamine engine) reading the same sheets.
 
+With ``--split``, each size is also grown with its roster as it is (no stand
+bought, in FOLDER/flat, with a cache folder of its own, FOLDER/flat/cache, so
+that neither set's carried work pushes the other's out) and measured in the
+same rounds: a command's 100/1 ratio there is what the history alone adds
+(every sheet of every date, the carried work, the lists naming them), and
+the difference to the growing campaign's ratio is what the roster's growth
+adds.
+
     python bench/bench_commands.py                                 # 1,000 stands; 1, 10, 50, 100 dates
+    python bench/bench_commands.py --stands 5000 --dates 1 100 --split   # history and roster apart
     python bench/bench_commands.py --stands 1000 5000 --rounds 3
     python bench/bench_commands.py --quick                         # a tiny run: nothing measured
 
@@ -44,6 +53,7 @@ See docs/performance.md for the results and the machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -52,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +125,12 @@ class Campaign:
     date's orders and spending entered (``book``), and a copy that waits for the
     German spending with the German player's returned file (``waiting``, ``returned``)."""
 
-    def __init__(self, folder: Path, stands: int, done: int) -> None:
+    def __init__(self, folder: Path, stands: int, done: int, flat: bool = False) -> None:
         self.stands, self.done, self.folder = stands, done, folder
+        self.flat = flat  # grown with the roster as it is (--split): what grows is the history alone
+        # (--split) what the campaigns grown with the roster as it is carry is kept in a cache folder of their own:
+        # the growing campaigns' carried work, each kind kept for the last few files written, stays as it would
+        self.cache = folder.parent / "cache" if flat else None
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"
         for earlier in ("carried before the refits", "sheets read before the refits",
@@ -123,33 +138,52 @@ class Campaign:
             shutil.rmtree(folder / "work" / earlier, ignore_errors=True)
 
     @classmethod
-    def grown(cls, folder: Path, stands: int, dates: list[int], bought: float = GROWTH_PER_1000) -> list["Campaign"]:
+    def grown(cls, folder: Path, stands: int, dates: list[int], bought: float = GROWTH_PER_1000,
+              flat: bool = False) -> list["Campaign"]:
         """One campaign grown to the most dates, with a copy at each length on
         the way; ``bought``: the stands bought a date per 1,000."""
-        made = [cls(folder / f"s{stands}_d{d}", stands, d) for d in sorted(dates)]
+        made = [cls(folder / f"s{stands}_d{d}", stands, d, flat) for d in sorted(dates)]
         snapshots = [(c.done, c.book, True) for c in made[:-1]] + [(c.done, c.waiting, False) for c in made]
-        growth.build_campaign(made[-1].book, stands, made[-1].done, bought * stands / 1000,
-                              snapshots=snapshots)
-        for c in made:
-            run(musterroll("refit", c.waiting), ROOT)  # stage 1: waits for the spending
-            run(musterroll("export", c.waiting, "--side", "German", "-o", c.returned), ROOT)
-            c.sheets = refit_sheets(c.book)
-            c.add_desk()
-            c.add_undo()
+        with made[-1].cached():
+            growth.build_campaign(made[-1].book, stands, made[-1].done, bought * stands / 1000,
+                                  snapshots=snapshots)
+            for c in made:
+                run(musterroll("refit", c.waiting), ROOT)  # stage 1: waits for the spending
+                run(musterroll("export", c.waiting, "--side", "German", "-o", c.returned), ROOT)
+                c.sheets = refit_sheets(c.book)
+                c.add_desk()
+                c.add_undo()
         return made
 
     @classmethod
-    def kept(cls, folder: Path, stands: int, dates: list[int]) -> list["Campaign"] | None:
+    def kept(cls, folder: Path, stands: int, dates: list[int], flat: bool = False) -> list["Campaign"] | None:
         """The campaigns a previous run left in ``folder`` (``--folder``), if all are there."""
-        made = [cls(folder / f"s{stands}_d{d}", stands, d) for d in sorted(dates)]
+        made = [cls(folder / f"s{stands}_d{d}", stands, d, flat) for d in sorted(dates)]
         if not all(c.returned.exists() for c in made):
             return None
         for c in made:
-            c.sheets = refit_sheets(c.book)
-            if not c.desk.exists():
-                c.add_desk()
-            c.add_undo()
+            with c.cached():
+                c.sheets = refit_sheets(c.book)
+                if not c.desk.exists():
+                    c.add_desk()
+                c.add_undo()
         return made
+
+    @contextlib.contextmanager
+    def cached(self) -> Iterator[None]:
+        """The commands run (and the cache named) within: with the campaign's own cache folder, if it has one."""
+        if self.cache is None:
+            yield
+            return
+        before = os.environ.get("MUSTERROLL_CACHE")
+        os.environ["MUSTERROLL_CACHE"] = str(self.cache)
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["MUSTERROLL_CACHE"]
+            else:
+                os.environ["MUSTERROLL_CACHE"] = before
 
     @property
     def desk(self) -> Path:
@@ -340,28 +374,54 @@ LOADS: list[float] = []  # the 1-minute load average at the end of each round
 
 
 def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log,
-            baseline_rounds: int | None = None, warmup: int = 1) -> dict[tuple[int, int, str], list]:
+            baseline_rounds: int | None = None, warmup: int = 1) -> dict[tuple[Any, ...], list]:
     """Every campaign and command once a round, after ``warmup`` rounds not
     counted (each command has run before, as in play: what it carries is
     there); the naive baselines (minutes each on a long campaign) only in the
     first ``baseline_rounds`` rounds."""
-    found: dict[tuple[int, int, str], list[dict[str, float]]] = {}
+    found: dict[tuple[Any, ...], list[dict[str, float]]] = {}  # (see key_of)
     slow = {"openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
     for r in range(warmup):
         for c in campaigns:
             for w in what:
-                if w not in slow:
-                    run(c.argv(w), ROOT)
+                if w not in slow and not (c.flat and w in BASELINES):
+                    with c.cached():
+                        run(c.argv(w), ROOT)
         log(f"warm-up round {r + 1}/{warmup} done")
     for r in range(rounds):
         for w in what:  # one command at every length back to back: each round pairs them (paired_ratio)
             for c in campaigns:
-                if w in slow and baseline_rounds is not None and r >= baseline_rounds:
-                    continue
-                found.setdefault((c.stands, c.done, w), []).append(run(c.argv(w), ROOT))
+                if w in slow and baseline_rounds is not None and r >= baseline_rounds or c.flat and w in BASELINES:
+                    continue  # (the floor and the baselines: of the growing campaigns alone)
+                with c.cached():
+                    found.setdefault(key_of(c, w), []).append(run(c.argv(w), ROOT))
         LOADS.append(os.getloadavg()[0])
         log(f"round {r + 1}/{rounds} done; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return found
+
+
+def key_of(c: Campaign, what: str) -> tuple[Any, ...]:
+    """What a run of ``what`` on ``c`` is found under: (stands, dates, command), and "flat" after them for a
+    campaign grown with its roster as it is."""
+    return (c.stands, c.done, what, "flat") if c.flat else (c.stands, c.done, what)
+
+
+def flat_part(found: dict[tuple[Any, ...], list]) -> dict[tuple[Any, ...], list]:
+    """The runs on the campaigns grown with the roster as it is, found as the others are (stands, dates, command)."""
+    return {k[:3]: v for k, v in found.items() if len(k) == 4}
+
+
+def split_of(growing: dict[str, Any], flat: dict[str, Any]) -> dict[str, Any]:
+    """For each command measured on both: its paired ratio of the longest campaign to the shortest
+    (:func:`paired_ratio`) with the roster growing, with the roster as it is (the history alone), and what
+    the roster's growth adds (their difference)."""
+    out: dict[str, Any] = {}
+    for stands, rows in growing.items():
+        other = flat.get(stands, {})
+        out[stands] = {w: {"growing": r["paired_last_first"], "history_alone": other[w]["paired_last_first"],
+                           "roster_adds": round(r["paired_last_first"] - other[w]["paired_last_first"], 2)}
+                       for w, r in rows.items() if w in other}
+    return out
 
 
 def paired_ratio(last: list[dict[str, float]], first: list[dict[str, float]], key: str = "s") -> float:
@@ -417,32 +477,44 @@ def text(report: dict[str, Any]) -> str:
     m = report["machine"]
     lines = [f"machine: {m['cpus']} CPUs, {m['memory']}, {m['system']}, Python {m['python']}; load average at the "
              f"end {', '.join(f'{x:.1f}' for x in m['load_average'])}; by round {m['load_by_round']}", ""]
-    dates = report["dates"]
     for stands, rows in report["results"].items():
-        naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
-        growing = report.get("bought", GROWTH_PER_1000) * int(stands) / 1000
-        lines += [f"{stands} stands (growing {growing:.2f} a date), median wall s of "
-                  f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
-                  "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | fastest | "
-                  "CPU s " + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
-                  "|---|" + "---:|" * (2 * len(dates) + 6)]
-        for w, r in rows.items():
-            lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
-                         + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['paired_last_first']:.2f} | "
-                         + f"{r['fastest_last_first']:.2f} | "
-                         + " | ".join(f"{r['cpu_s'][str(d)]:.3f}" for d in dates)
-                         + f" | {r['cpu_ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
-        ref = rows.get("refit", {})
-        if "to_floor" not in ref:
-            continue
-        lines += ["refit to the floor (wall; CPU) at " + ", ".join(
-                      f"{d} dates {ref[f'to_floor_{d}']:.2f}x; {ref[f'cpu_to_floor_{d}']:.2f}x" for d in dates), ""]
-        names = {"openpyxl_save": "openpyxl load+add+save", "openpyxl_read_only": "openpyxl read-only",
-                 "pandas_calamine": "pandas+calamine"}
-        naive = [f"{label} {ref[f'{b}_to_refit']:.1f}x refit" for b, label in names.items() if f"{b}_to_refit" in ref]
-        if naive:
-            lines += [f"at {dates[-1]} dates: " + ", ".join(naive), ""]
+        lines += table(report, stands, rows, report.get("bought", GROWTH_PER_1000))
+    for stands, rows in report.get("history_alone", {}).items():
+        lines += table(report, stands, rows, 0.0)
+    for stands, split in report.get("split", {}).items():
+        lines += [f"{stands} stands, the paired ratio of the longest campaign to the shortest, apart: the roster "
+                  "growing; the roster as it is (the history alone); what the roster's growth adds", "",
+                  "| command | growing | history alone | roster adds |", "|---|---:|---:|---:|"]
+        lines += [f"| {w} | {r['growing']:.2f} | {r['history_alone']:.2f} | {r['roster_adds']:+.2f} |"
+                  for w, r in split.items()]
+        lines.append("")
     return "\n".join(lines)
+
+
+def table(report: dict[str, Any], stands: str, rows: dict[str, Any], bought: float) -> list[str]:
+    """One size's table (and the refit's floor and baselines), its campaign growing ``bought`` a date per 1,000."""
+    dates = report["dates"]
+    naive_rounds = report["rounds"] if report.get("baseline_rounds") is None else report["baseline_rounds"]
+    lines = [f"{stands} stands (growing {bought * int(stands) / 1000:.2f} a date), median wall s of "
+             f"{report['rounds']} rounds (naive baselines: {naive_rounds}):", "",
+             "| command | " + " | ".join(str(d) for d in dates) + " | ms/date | last/first | paired | fastest | "
+             "CPU s " + " | ".join(str(d) for d in dates) + " | CPU last/first | peak RSS MB |",
+             "|---|" + "---:|" * (2 * len(dates) + 6)]
+    for w, r in rows.items():
+        lines.append(f"| {w} | " + " | ".join(f"{r['s'][str(d)]:.3f}" for d in dates)
+                     + f" | {r['ms_per_date']:+.1f} | {r['ratio_last_first']:.2f} | {r['paired_last_first']:.2f} | "
+                     + f"{r['fastest_last_first']:.2f} | "
+                     + " | ".join(f"{r['cpu_s'][str(d)]:.3f}" for d in dates)
+                     + f" | {r['cpu_ratio_last_first']:.2f} | {r['peak_rss_mb']:.0f} |")
+    ref = rows.get("refit", {})
+    if "to_floor" not in ref:
+        return lines + [""]
+    lines += ["refit to the floor (wall; CPU) at " + ", ".join(
+                  f"{d} dates {ref[f'to_floor_{d}']:.2f}x; {ref[f'cpu_to_floor_{d}']:.2f}x" for d in dates), ""]
+    names = {"openpyxl_save": "openpyxl load+add+save", "openpyxl_read_only": "openpyxl read-only",
+             "pandas_calamine": "pandas+calamine"}
+    naive = [f"{label} {ref[f'{b}_to_refit']:.1f}x refit" for b, label in names.items() if f"{b}_to_refit" in ref]
+    return lines + ([f"at {dates[-1]} dates: " + ", ".join(naive), ""] if naive else [])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -462,6 +534,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bought", type=float, default=GROWTH_PER_1000,
                    help=f"stands bought a date per 1,000 as the campaign is grown (default {GROWTH_PER_1000}; 0: the "
                         "roster stays as it is, so what grows is the history alone); use a --folder of its own")
+    p.add_argument("--split", action="store_true",
+                   help="also grow each size with its roster as it is (in FOLDER/flat) and measure it in the same "
+                        "rounds: what the history alone adds to each ratio, and what the roster's growth adds")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -483,11 +558,20 @@ def main(argv: list[str] | None = None) -> int:
         if kept is None:
             log(f"growing a campaign of {stands} stands to {max(args.dates)} dates")
         campaigns += kept or Campaign.grown(folder, stands, args.dates, args.bought)
+        if args.split:
+            kept = Campaign.kept(folder / "flat", stands, args.dates, flat=True) if args.folder else None
+            if kept is None:
+                log(f"growing a campaign of {stands} stands to {max(args.dates)} dates, its roster as it is")
+            campaigns += kept or Campaign.grown(folder / "flat", stands, args.dates, 0.0, flat=True)
     what = tuple(args.only) if args.only else COMMANDS + BASELINES
     found = measure(campaigns, args.rounds, what, log, args.baseline_rounds, args.warmup)
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
               "baseline_rounds": args.baseline_rounds, "bought": args.bought,
               "results": summarise(found, args.stands, args.dates, what)}
+    if args.split:
+        report["history_alone"] = summarise(flat_part(found), args.stands, args.dates,
+                                            tuple(w for w in what if w in COMMANDS))
+        report["split"] = split_of(report["results"], report["history_alone"])
     print(json.dumps(report, indent=1) if args.json else text(report))
     if not args.folder:
         shutil.rmtree(folder, ignore_errors=True)

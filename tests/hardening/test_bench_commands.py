@@ -15,7 +15,7 @@ SCRIPT = ROOT / "bench" / "bench_commands.py"
 
 def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_baseline(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json", "--folder", str(tmp_path)],
+    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--split", "--json", "--folder", str(tmp_path)],
                          capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout)
@@ -29,10 +29,19 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
         assert row["paired_last_first"] > 0 and row["fastest_last_first"] > 0
     assert {"to_floor", "openpyxl_save_to_refit", "openpyxl_read_only_to_refit",
             "pandas_calamine_to_refit"} <= set(rows["refit"])
+    # --split: every command measured again on a campaign grown with its roster as it is, the baselines not
+    flat = report["history_alone"]["40"]
+    assert set(flat) == set(rows) - {"floor", "python", "openpyxl_save", "openpyxl_read_only", "pandas_calamine"}
+    assert set(report["split"]["40"]) == set(flat)
+    for w, split in report["split"]["40"].items():
+        assert split == {"growing": rows[w]["paired_last_first"], "history_alone": flat[w]["paired_last_first"],
+                         "roster_adds": round(rows[w]["paired_last_first"] - flat[w]["paired_last_first"], 2)}
     # the campaigns grew as play does: a refitted date more, and the waiting copy took the German spending
     from automation.workbook.package import sheet_names
 
     assert "Roster Dec 24" in sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
+    assert "Roster Dec 24" in sheet_names(tmp_path / "flat" / "s40_d2" / "campaign.xlsx")  # (--split: its own folder)
+    assert (tmp_path / "flat" / "cache" / "carried").is_dir()  # ... and its own cache folder
     assert "Spend Dec 24 German" in sheet_names(tmp_path / "s40_d1" / "work" / "import" / "campaign.xlsx")
     # the desk copy's requests and tracker lines were resolved into new log sheets
     desk = sheet_names(tmp_path / "s40_d2" / "work" / "desk" / "campaign.xlsx")
