@@ -49,7 +49,8 @@ from automation.workbook.zipraw import directory_of
 
 FORMAT = f"7 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
-KEPT = 64  # the findings last kept or used that are kept: a command needs those of the file it opens
+KEPT = 256  # the findings last kept or used that are kept: a command needs those of the file it opens (of
+# several campaigns or copies used in turn: tests/workbook/test_cache_room.py)
 Attributes = Mapping[str, str]
 
 

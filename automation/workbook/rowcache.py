@@ -38,7 +38,8 @@ from typing import Any
 from automation.cachesetting import cache_folder, code_stamp, read_kept, used, write_kept
 
 FORMAT = f"1 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"
-KEPT = 64  # files of each kind kept, the last written or read (a refit reads about twenty sheets)
+KEPT = 256  # files of each kind kept, the last written or read (a refit reads about twenty sheets; several
+# campaigns or copies used in turn read and write hundreds: tests/workbook/test_cache_room.py)
 SUFFIX = ".rows"
 CELLS = ".cells"
 

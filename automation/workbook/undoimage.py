@@ -36,7 +36,8 @@ from automation.cachesetting import cache_folder, keep_file, prune, used
 from automation.workbook.zipraw import ANEW_LEVEL, Deflated, RawZip, Written, directory_of
 
 MAGIC = b"MRUNDO1\n"
-KEPT = 32  # the images last kept or used that are kept: undo needs the one of each workbook's last append
+KEPT = 256  # the images last kept or used that are kept: undo needs the one of each workbook's last append (of
+# several campaigns or copies used in turn: tests/workbook/test_cache_room.py)
 _HEAD = struct.Struct("<I")
 
 

@@ -74,7 +74,8 @@ def test_the_walks_kept_are_the_last_written_or_read(tmp_path: Path) -> None:
         run.walk("sheets:German", list(book.stamps), "settings", lambda n=n: n)
         assert run.walk("sheets:German", names, "settings", never) == "the first"  # read: kept on
         run.save()
-    assert len(list(tmp_path.glob(f"*{carry.WALK}"))) == WALKS
+    # (past WALKS, the oldest go down to seven eighths of it: automation.cachesetting.prune)
+    assert WALKS - WALKS // 8 <= len(list(tmp_path.glob(f"*{carry.WALK}"))) <= WALKS
     assert Carried(book, tmp_path, "context").walk("sheets:German", names, "settings", never) == "the first"
 
 
