@@ -391,7 +391,7 @@ def measure(campaigns: list[Campaign], rounds: int, what: tuple[str, ...], log,
     for r in range(rounds):
         for w in what:  # one command at every length back to back: each round pairs them (paired_ratio)
             for c in campaigns:
-                if w in slow and baseline_rounds is not None and r >= baseline_rounds or c.flat and w in BASELINES:
+                if (w in slow and baseline_rounds is not None and r >= baseline_rounds) or (c.flat and w in BASELINES):
                     continue  # (the floor and the baselines: of the growing campaigns alone)
                 with c.cached():
                     found.setdefault(key_of(c, w), []).append(run(c.argv(w), ROOT))
