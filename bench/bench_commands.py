@@ -285,6 +285,7 @@ class Campaign:
     def argv(self, what: str) -> list[str]:
         b = self.book
         out = self.folder / "work" / "export.xlsx"
+        out.parent.mkdir(exist_ok=True)  # (whichever command runs first)
         commands = {
             "refit": lambda: musterroll("refit", self.fresh(b, "refit")),
             "undo": lambda: musterroll("undo", self.fresh(self.undone, "undo")),

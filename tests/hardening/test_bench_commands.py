@@ -66,6 +66,14 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     assert (tmp_path / "s40_d2" / "work" / "cache of the export after a refit" / "carried").is_dir()  # its own
 
 
+def test_a_benchmark_of_the_export_alone_runs_it_first_on_a_campaign_nothing_else_ran_on(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--only", "export", "--json", "--folder",
+                          str(tmp_path)], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = json.loads(run.stdout)["results"]["40"]
+    assert set(rows) == {"export"} and all(t > 0 for t in rows["export"]["s"].values())
+
+
 def test_the_paired_ratio_is_the_median_of_each_round_s_own_ratio_not_the_ratio_of_the_medians() -> None:
     sys.path.insert(0, str(SCRIPT.parent))
     try:
