@@ -14,6 +14,7 @@ import hashlib
 import io
 import itertools
 import math
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,7 +141,8 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
         "run": book.add_format({}),
     }
     ids = tuple((name, fmt._get_xf_index()) for name, fmt in styles.items())  # fixed before any form's styles
-    raw: dict[int, tuple[list[str | Piece], str]] = {}  # sheet number -> its rows and extent, put in after XlsxWriter
+    # sheet number -> its rows and extent, put in after XlsxWriter
+    raw: dict[int, tuple[list[str | Piece | Packed], str]] = {}
     carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
     if parts is not None:
@@ -152,6 +154,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 if found is not None and index > 1:  # the first sheet is drawn: it is the one shown on opening
                     carried[index] = found
     drawn: dict[int, Any] = {}  # sheet number -> XlsxWriter's worksheet
+    held = 0  # the characters of the cells drawn so far (past HELD_TEXT, each sheet's are held deflated)
     try:
         book.check_sheetnames([sheets[index - 1].name for index in carried])
         for index, sheet in enumerate(sheets, start=1):
@@ -179,7 +182,8 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 raw[index] = _segmented(sheet, codes, widths, styles, columns, parts, layout)
             else:
                 xml, last_row, last_col = _sheet_data(sheet, codes, widths, styles, columns)
-                raw[index] = ([xml], extent(last_row, last_col))
+                held += len(xml)
+                raw[index] = ([xml if held <= HELD_TEXT else Packed.of(xml)], extent(last_row, last_col))
             for c, text in sheet.notes:
                 ws.set_column(c, c, max(len(text) + 2, 12))
                 widths += [12.0] * (c + 1 - len(widths))
@@ -300,6 +304,27 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
             out.append(f'<row r="{number_row}"{height}>{"".join(cells)}</row>')
             last_row, last_col = r, max(last_col, last)
     return "".join(out), last_row, last_col
+
+
+HELD_TEXT = 8 << 20  # characters of cells an export holds as text until its parts are put together
+
+
+@dataclass(frozen=True)
+class Packed:
+    """A drawn sheet's cells as XML, held deflated (fast) until its part is
+    put together: the first export of a long campaign draws every sheet the
+    side may see (40 MB of text at 5,000 stands and 100 dates), which would
+    otherwise all be held at once. Inflated, it is the text it was made from,
+    so the part is the same bytes."""
+
+    body: bytes
+
+    @classmethod
+    def of(cls, xml: str) -> Packed:
+        return cls(zlib.compress(xml.encode("utf-8"), 1))
+
+    def text(self) -> str:
+        return zlib.decompress(self.body).decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -426,7 +451,7 @@ def _lines(text: str, width: float) -> int:
 
 
 def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], drawn: dict[int, Any],
-             raw: dict[int, tuple[list[str | Piece], str]], carried: dict[int, Deflated], keys: dict[int, str],
+             raw: dict[int, tuple[list[str | Piece | Packed], str]], carried: dict[int, Deflated], keys: dict[int, str],
              parts: PartStore | None) -> None:
     """Write the export to ``path``: the package XlsxWriter wrote (``data``,
     the ``drawn`` sheets alone), each plain sheet's cells put into the part
@@ -437,7 +462,8 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
     written = parse_zip(data, str(path))
     small = {index: n for n, index in enumerate(drawn, start=1)}  # XlsxWriter numbered the drawn sheets alone
     replaced: dict[str, bytes | Deflated] = {}
-    for index, (pieces, dimension) in raw.items():
+    for index, (held, dimension) in raw.items():
+        pieces = [p.text() if isinstance(p, Packed) else p for p in held]
         name = f"xl/worksheets/sheet{small[index]}.xml"
         part, where = written.read(name).decode("utf-8"), f"{path}: sheet {index}"
         if all(isinstance(p, str) for p in pieces):
