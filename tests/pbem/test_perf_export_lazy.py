@@ -131,6 +131,26 @@ def test_a_name_many_rosters_list_is_held_once() -> None:
     assert all(a is b for a, b in zip(early["German"], late["German"]))
 
 
+def test_a_roster_s_names_are_its_stands_and_mes_by_side_first_seen_first() -> None:
+    """Empty cells and rows give no name (nor a side), numbers are named as
+    written, a short row or a roster without an ME column gives what it has."""
+    rows = [["ME", "Side", "Stand"], ["G-1", "German", "G-1-01"], [], [None, None, ""], ["S-1", "Soviet", 7],
+            ["G-1", "German", "G-1-02"], ["G-2", "German"], [None, 3, "X-1"]]
+
+    class Book:
+        def __init__(self, rows: list[list[object]]) -> None:
+            self.rows = rows
+
+        def raw(self, name: str) -> list[list[object]]:
+            return self.rows
+
+    assert bf.roster_names(Book(rows), "Roster") == {
+        "German": ["G-1-01", "G-1", "G-1-02", "G-2"], "Soviet": ["7", "S-1"], "3": ["X-1"]}
+    no_me = [["Side", "Stand"], ["German", "G-1-01"], ["Soviet", "S-1-01"]]
+    assert bf.roster_names(Book(no_me), "Roster") == {"German": ["G-1-01"], "Soviet": ["S-1-01"]}
+    assert bf.roster_names(Book([]), "Roster") == {}
+
+
 WORDS = st.text(alphabet=string.ascii_letters[:6] + "-_0Äé", min_size=1, max_size=5)
 TEXT = st.lists(st.one_of(WORDS, st.sampled_from([" ", ", ", "-", ".", "/", "\n", "(", "é"])), max_size=30)
 
