@@ -62,9 +62,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -169,21 +169,11 @@ class Campaign:
                 c.add_undo()
         return made
 
-    @contextlib.contextmanager
-    def cached(self) -> Iterator[None]:
+    def cached(self) -> contextlib.AbstractContextManager[Any]:
         """The commands run (and the cache named) within: with the campaign's own cache folder, if it has one."""
         if self.cache is None:
-            yield
-            return
-        before = os.environ.get("MUSTERROLL_CACHE")
-        os.environ["MUSTERROLL_CACHE"] = str(self.cache)
-        try:
-            yield
-        finally:
-            if before is None:
-                del os.environ["MUSTERROLL_CACHE"]
-            else:
-                os.environ["MUSTERROLL_CACHE"] = before
+            return contextlib.nullcontext()
+        return mock.patch.dict(os.environ, {"MUSTERROLL_CACHE": str(self.cache)})
 
     @property
     def desk(self) -> Path:
