@@ -289,7 +289,7 @@ def dice_audit(sheets: list[OutSheet], key: CampaignKey, commitment: str, side: 
 
 
 def write_export(out: Path, sheets: list[OutSheet], password: str | None, parts: PartStore | None = None,
-                 context: str = "") -> None:
+                 context: str = "", orders: int = 0) -> None:
     from automation.pbem import xlsx
 
     out = Path(out)
@@ -304,7 +304,7 @@ def write_export(out: Path, sheets: list[OutSheet], password: str | None, parts:
         raise WorkbookFileError(f"-o {out}: the folder {out.parent} does not exist")
     with tempfile.TemporaryDirectory(prefix=".musterroll-", dir=out.parent) as tmp:
         plain = Path(tmp) / "export.xlsx"
-        xlsx.write(plain, sheets, parts, context)
+        xlsx.write(plain, sheets, parts, context, orders)
         if password:
             from msoffcrypto.format.ooxml import OOXMLFile
 
@@ -328,6 +328,7 @@ class SideExport:
     scrub: Any = None  # text -> text: the other side's names made aliases, as in ``sheets``
     parts: PartStore | None = None  # the sheet parts an earlier export of the side carried
     context: str = ""  # what every carried part also depends on (automation.pbem.carry)
+    orders: int = 0  # the sheets after the first that hold the side's orders to fill (the form and its choices)
 
 
 def side_export(book_path: Path, side: str, key_file: Path | None = None) -> SideExport:
@@ -357,15 +358,17 @@ def side_export(book_path: Path, side: str, key_file: Path | None = None) -> Sid
         date, balances = planned.date, view.balances(planned, side)
     code = return_code(key, commitment, side, decision.sheet or "(none)")
     sheets = [info_sheet(settings, side, date, decision, balances, code)]
-    if decision.sheet and planned is not None:
-        sheets += view.orders_sheets(book, planned, side, decision, balances, key)
+    orders = view.orders_sheets(book, planned, side, decision, balances, key) \
+        if decision.sheet and planned is not None else []
+    sheets += orders
     carried = Carried.of(book, sorted(campaign_dates(book)))
     sheets += view.side_sheets(book, planned, side, carried)
     secret = view.secret_names(book, planned, side, key, carried)
     sheets = scrub(sheets, secret, carried, side)
     sheets.append(dice_audit(sheets, key, commitment, side, carried))
     carried.save()
-    return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side, carried.context), carried.context)
+    return SideExport(side, sheets, decision, scrubber(secret), PartStore.of(carried.folder, side, carried.context),
+                      carried.context, len(orders))
 
 
 def export(book_path: Path, side: str, out: Path, password: str | None = None, key_file: Path | None = None) -> str:
@@ -375,7 +378,7 @@ def export(book_path: Path, side: str, out: Path, password: str | None = None, k
         raise UsageError(f"-o {out}: choose a new file for the export, not the campaign workbook or its key")
     built = side_export(book_path, side, key_file)
     side, sheets, decision = built.side, built.sheets, built.decision
-    write_export(out, sheets, password, built.parts, built.context)
+    write_export(out, sheets, password, built.parts, built.context, built.orders)
     if built.parts is not None:
         built.parts.save()
     what = f"orders sheet {decision.sheet!r}" if decision.sheet else f"no orders sheet ({decision.note})"

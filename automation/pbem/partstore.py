@@ -27,10 +27,11 @@ import hashlib
 import mmap
 import os
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from automation.errors import MusterrollError
+from automation.pbem import xlsxrun
 from automation.pbem.carry import KEEP_ABSENT, keep_file, make_folder
 from automation.workbook.zipdir import Entry, data_start, plain_entries
 from automation.workbook.zipraw import EMPTY, Deflated, write_zip
@@ -92,6 +93,9 @@ class PartStore:
         self._sizes = (0, 0)  # the store's size, and that of the files beside it
         self._kept: dict[str, Deflated] = {}
         self._replaced: list[str] = []  # joined parts a part kept now holds all of, newest first
+        self._run: xlsxrun.Kept | None | bool = False  # the run of leading sheets kept (False: not read yet)
+        self._new_run: xlsxrun.Kept | None = None  # the run this export wrote, to keep in its place
+        self._in_run: set[str] = set()  # the keys of the parts this export copied in the run: used, not looked up
 
     @classmethod
     def of(cls, folder: Path | None, side: str, context: str = "") -> PartStore:
@@ -162,6 +166,30 @@ class PartStore:
             self._kept[key] = found
         return found
 
+    def run(self, layout: str, sheets: Sequence[xlsxrun.Sheet]) -> xlsxrun.Copy | None:
+        """What an export whose leading sheets are ``sheets`` (in ``layout``)
+        copies of the run an earlier export kept (:mod:`automation.pbem.xlsxrun`;
+        None: nothing)."""
+        if self.path is None or not sheets:
+            return None
+        if self._run is False:
+            self._run = xlsxrun.read(self._run_path())
+        kept = self._run if isinstance(self._run, xlsxrun.Kept) else None
+        spans = kept.agreeing(layout, sheets) if kept is not None else []
+        if kept is None or not spans:
+            return None
+        found = xlsxrun.Copy(kept, tuple(spans))
+        self._in_run.update(kept.keys[i] for i in found.indexes())
+        return found
+
+    def keep_run(self, run: xlsxrun.Kept | None) -> None:
+        """Keep ``run``, the one this export wrote, in place of the one kept (by :meth:`save`)."""
+        self._new_run = run
+
+    def _run_path(self) -> Path:
+        assert self.path is not None
+        return self.path.with_name(self.path.name + ".run")
+
     def keep(self, key: str, stored: Deflated) -> None:
         if self.path is not None:
             self._kept[key] = stored
@@ -180,7 +208,17 @@ class PartStore:
         """Write the parts kept (best effort: a store that cannot be written
         only means the parts are built again next time): those new beside the
         store, or the store anew (see the module)."""
-        if self.path is None or (self._old is None and not self._kept):
+        if self.path is None:
+            return
+        run = self._new_run
+        if run is not None and not (isinstance(self._run, xlsxrun.Kept) and self._run.layout == run.layout
+                                    and self._run.sheets == run.sheets):
+            try:
+                make_folder(self.path.parent)
+                keep_file(self._run_path(), run.write)
+            except (OSError, MusterrollError):
+                pass
+        if self._old is None and not self._kept:
             return
         index = self._load()
         new = sorted((name, part) for name, part in self._kept.items() if name not in index)
@@ -196,17 +234,22 @@ class PartStore:
             except (OSError, MusterrollError):
                 pass
             return
-        names = [*self._replaced, *(name for name in index if name not in self._replaced)]
-        others, joined = [], 0
+        # the parts this export copied in its run are used too (the run may not agree next time: a name then
+        # secret in an earlier sheet)
+        names = list(dict.fromkeys([*self._replaced, *sorted(self._in_run), *index]))
+        others, joined, used = [], 0, []
         for name in names:
             if name in self._kept or name not in index or (found := self._stored(name)) is None:
+                continue
+            if name in self._in_run:
+                used.append((name, found))
                 continue
             if name.startswith(JOINED):
                 joined += 1
                 if joined > JOINED_OTHERS:
                     continue
             others.append((name, found))
-        kept = sorted(self._kept.items()) + others[:max(KEEP_ABSENT, len(self._kept))]
+        kept = sorted(self._kept.items()) + sorted(used) + others[:max(KEEP_ABSENT, len(self._kept) + len(used))]
         try:
             make_folder(self.path.parent)
             keep_file(self.path, lambda fh: write_zip(fh, EMPTY, {}, set(), kept))

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.pbem.partstore import JOINED, PartStore, part_keys
+from automation.pbem.partstore import JOINED, PartStore, part_key, part_keys
+from automation.pbem.xlsxrun import Copy
 from automation.workbook.layout import WIDE_COLUMN, code_columns, header_width, page_setup
 from automation.workbook.layout import TAB_COLOURS
 from automation.errors import UsageError, WorkbookFileError
@@ -111,6 +112,10 @@ def _workbook_class() -> type:
             taken.add(name.lower())
             return name
 
+        def take_names(self, names: Sequence[str]) -> None:
+            """``names`` taken, each checked as a sheet's name before (the sheets of a run: xlsxrun)."""
+            self.__dict__.setdefault("_taken_names", set()).update(name.lower() for name in names)
+
         def check_sheetnames(self, names: Sequence[str]) -> None:
             """:meth:`_check_sheetname` of each of ``names``: the sheets whose
             parts are copied as stored are named as drawn sheets must be, once."""
@@ -120,11 +125,15 @@ def _workbook_class() -> type:
     return Book
 
 
-def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "") -> None:
-    """Write ``sheets`` to ``path``. With ``parts``, a sheet with a ``source``
-    whose part an earlier export wrote (same source, layout, styles and
-    ``context``) is copied as stored and never drawn (:mod:`automation.pbem.xlsxcarry`),
-    and each part written is kept there (:mod:`automation.pbem.partstore`)."""
+def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None, context: str = "",
+          orders: int = 0) -> None:
+    """Write ``sheets`` to ``path``, the ``orders`` after the first holding
+    the orders to fill. With ``parts``, a sheet with a ``source`` whose part
+    an earlier export wrote (same source, layout, styles and ``context``) is
+    copied as stored and never drawn (:mod:`automation.pbem.xlsxcarry`), the
+    leading ones after the orders as one piece when an earlier export wrote
+    them so (:mod:`automation.pbem.xlsxrun`), and each part written is kept
+    there (:mod:`automation.pbem.partstore`)."""
     import xlsxwriter
 
     out = io.BytesIO()
@@ -145,20 +154,32 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
     raw: dict[int, tuple[list[str | Piece | Packed], str]] = {}
     carried: dict[int, Deflated] = {}  # sheet number -> its whole part, as an earlier export stored it
     keys: dict[int, str] = {}  # sheet number -> the key its part is kept under
+    first = 2 + orders  # the place of the first sheet that may go in a run (xlsxrun): after the first, and the orders
+    leading = _leading(sheets, first)
+    run = None  # what this export copies of the run an earlier export wrote (those of them that are the same)
+    in_run: set[int] = set()  # their places
+    common = ""
     if parts is not None:
+        common = part_key(PART_FORMAT, xlsxwriter.__version__, context, ids)
+        run = parts.run(common, leading)
         layout = part_keys(PART_FORMAT, xlsxwriter.__version__, context, ids)
-        for index, sheet in enumerate(sheets, start=1):
+        in_run = {first + i for i in run.indexes()} if run is not None else set()
+        for index in range(1, len(sheets) + 1):
+            sheet = sheets[index - 1]
+            if index in in_run:
+                continue  # (keyed in the run)
             if sheet.form is None and sheet.source:
                 keys[index] = layout(sheet.source, sheet.tab, sheet.widths, sheet.notes, sheet.dropdowns)
-                found = parts.get(keys[index])
-                if found is not None and index > 1:  # the first sheet is drawn: it is the one shown on opening
-                    carried[index] = found
+                if index > 1 and (found := parts.get(keys[index])) is not None:
+                    carried[index] = found  # (the first sheet is drawn: it is the one shown on opening)
     drawn: dict[int, Any] = {}  # sheet number -> XlsxWriter's worksheet
     held = 0  # the characters of the cells drawn so far (past HELD_TEXT, each sheet's are held deflated)
     try:
+        # named as drawn sheets must be when the run was written: their names are taken
+        book.take_names([sheets[index - 1].name for index in in_run])
         book.check_sheetnames([sheets[index - 1].name for index in carried])
         for index, sheet in enumerate(sheets, start=1):
-            if index in carried:
+            if index in carried or index in in_run:
                 continue
             ws = drawn[index] = book.add_worksheet(sheet.name)
             ws.set_tab_color(TAB_COLOURS.get(sheet.tab, "#7F7F7F"))
@@ -201,7 +222,20 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
                 ws.data_validation(d.first_row, d.column, d.last_row, d.column, options)
     finally:
         book.close()
-    _package(path, book, out.getvalue(), sheets, drawn, raw, carried, keys, parts)
+    _package(path, book, out.getvalue(), sheets, drawn, raw, carried, keys, parts, (common, first, leading), run)
+
+
+def _leading(sheets: Sequence[OutSheet], first: int) -> list[tuple[str, str, str]]:
+    """(source, tab, name) of the sheet at place ``first`` and of each one
+    after it that may go in a run (:mod:`automation.pbem.xlsxrun`: a plain
+    sheet with a source, laid out by default), up to the first that may not."""
+    leading = []
+    for sheet in sheets[first - 1:]:
+        if not (sheet.form is None and sheet.source and not sheet.segments and sheet.widths is None
+                and not sheet.notes and not sheet.dropdowns):
+            break
+        leading.append((sheet.source, sheet.tab, sheet.name))
+    return leading
 
 
 class Where:
@@ -306,6 +340,8 @@ def _sheet_data(sheet: OutSheet, codes: set[int], widths: list[float], styles: d
     return "".join(out), last_row, last_col
 
 
+RUN_STALE = 8  # the run of leading sheets is kept anew (xlsxrun) once more than an eighth of them were not copied
+# from it: an export after a refit adds a few sheets (a run of 600 is 4 MB, written anew every dozen dates or so)
 HELD_TEXT = 8 << 20  # characters of cells an export holds as text until its parts are put together
 
 
@@ -452,12 +488,19 @@ def _lines(text: str, width: float) -> int:
 
 def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], drawn: dict[int, Any],
              raw: dict[int, tuple[list[str | Piece | Packed], str]], carried: dict[int, Deflated], keys: dict[int, str],
-             parts: PartStore | None) -> None:
+             parts: PartStore | None, leading: tuple[str, int, Sequence[tuple[str, str, str]]] = ("", 2, ()),
+             run: Copy | None = None) -> None:
     """Write the export to ``path``: the package XlsxWriter wrote (``data``,
     the ``drawn`` sheets alone), each plain sheet's cells put into the part
     XlsxWriter wrote empty, and the ``carried`` sheets' parts as stored, in
-    their places; every other member is copied as stored."""
+    their places, and the stretches of an earlier ``run`` this export copies,
+    each in one piece; every other member is copied as stored. With
+    ``parts``, the run of the ``leading`` sheets (their layout's key, the
+    first one's place, and each one's source, tab and name) as written is
+    kept for the next export when the one copied from is stale
+    (:data:`RUN_STALE`, :mod:`automation.pbem.xlsxrun`)."""
     from automation.pbem.xlsxcarry import Titles, layout
+    from automation.pbem.xlsxrun import kept_after
 
     written = parse_zip(data, str(path))
     small = {index: n for n, index in enumerate(drawn, start=1)}  # XlsxWriter numbered the drawn sheets alone
@@ -479,14 +522,21 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
         replaced[name] = stored
         if parts is not None and index in keys:
             parts.keep(keys[index], stored)
-    source = written
-    if carried:
-        own = {index: replaced.get(f"xl/worksheets/sheet{n}.xml") or written.deflated(f"xl/worksheets/sheet{n}.xml")
-               or written.read(f"xl/worksheets/sheet{n}.xml") for index, n in small.items()}
-        titles = {index: Titles.of(ws) for index, ws in drawn.items()}
-        titles.update(zip(carried, Titles.header_rows([sheets[index - 1].name for index in carried])))
-        source, replaced = layout(book, written, [s.name for s in sheets], list(drawn), titles, {**own, **carried})
+    own = {index: replaced.get(f"xl/worksheets/sheet{n}.xml") or written.deflated(f"xl/worksheets/sheet{n}.xml")
+           or written.read(f"xl/worksheets/sheet{n}.xml") for index, n in small.items()}
+    titles = {index: Titles.of(ws) for index, ws in drawn.items()}
+    common, first, ahead = leading
+    copied = [*(first + i for i in run.indexes()), *carried] if run is not None else list(carried)
+    titles.update(zip(copied, Titles.header_rows([sheets[index - 1].name for index in copied])))
+    source, parts_at = layout(book, written, [s.name for s in sheets], list(drawn), titles, {**own, **carried},
+                              first - 2, run.pieces() if run is not None else {})
     tmp = path.with_name(path.name + ".cells")
     with tmp.open("wb", buffering=WRITE_BUFFER) as out:  # a long campaign's export: a thousand parts, few writes
-        write_zip(out, source, replaced, set(), [])
+        done = write_zip(out, source, parts_at, set(), [])
     tmp.replace(path)
+    if parts is not None:
+        copied = sum(end - start for start, end in run.spans) if run is not None else 0
+        if ahead and (run is None or len(ahead) - copied > len(ahead) // RUN_STALE):
+            new_keys = {i: keys[first + i] for i in range(len(ahead)) if first + i in keys}
+            parts.keep_run(kept_after(done, common, ahead, new_keys, run.kept if run is not None else None,
+                                      run.spans if run is not None else ()))

@@ -3,13 +3,15 @@
 A long campaign's export is mostly sheets whose part an earlier export
 stored (:mod:`automation.pbem.partstore`). XlsxWriter draws only the others;
 the package is then laid out as XlsxWriter would have written it with every
-sheet: each sheet's part under its place (``xl/worksheets/sheetN.xml``), and
+sheet: each sheet's part under its number (``xl/worksheets/sheetN.xml``: its
+place, but for the orders to fill, numbered last: :func:`part_numbers`), and
 the four parts that list the sheets (the workbook, its relationships, the
 content types and the document's titles) written for all of them, in
-XlsxWriter's own order and escaping, with its print titles. So an export that
-carried nothing and one that carried every sealed sheet are the same bytes
-(``tests/pbem/test_perf_export_parts.py``), and no XlsxWriter sheet is made,
-listed or zipped for a carried one.
+XlsxWriter's own order and escaping, with its print titles. Every export is
+laid out so, whatever it carried (the lists deflated fast: every export writes
+them anew). So an export that carried nothing and one that carried every
+sealed sheet are the same bytes (``tests/pbem/test_perf_export_parts.py``),
+and no XlsxWriter sheet is made, listed or zipped for a carried one.
 """
 from __future__ import annotations
 
@@ -18,13 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from automation.errors import WorkbookFileError
-from automation.workbook.zipraw import Deflated, RawMember, RawZip
+from automation.workbook.zipraw import ANEW_LEVEL, Deflated, RawMember, RawRun, RawZip
 
 SHEET = re.compile(r"xl/worksheets/sheet(\d+)\.xml")
 SHEET_RELS = re.compile(r"xl/worksheets/_rels/sheet(\d+)\.xml\.rels")
 WORKSHEET_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
 WORKSHEET_CONTENT = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 DRAWN_LEVEL = 6  # zipfile's default deflate level, at which XlsxWriter deflates every part it writes
+LISTS = ("xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[content_types].xml", "docprops/app.xml")
+# (the parts that list every sheet, written anew by every export: deflated fast, ANEW_LEVEL; 320 KB of XML at 100
+# dates)
 
 
 class Titles(NamedTuple):
@@ -61,17 +66,36 @@ class Titles(NamedTuple):
                     else f"{quote_sheetname(name)}!$1:$1") for name in names]
 
 
+def part_numbers(count: int, orders: int) -> list[int]:
+    """The number of each place's part (``xl/worksheets/sheetN.xml``) in an
+    export of ``count`` sheets, the ``orders`` after the first holding the
+    orders to fill: each place's own, as XlsxWriter numbers them, when there
+    are none; else the sheets after the orders are numbered from 2 on, and
+    the orders last, so a run of the sheets after them
+    (:mod:`automation.pbem.xlsxrun`) is named the same with orders or without."""
+    if not orders:
+        return list(range(1, count + 1))
+    return [1, *range(count - orders + 1, count + 1), *range(2, count - orders + 1)]
+
+
 def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int], titles: Mapping[int, Titles],
-           sheets: Mapping[int, bytes | Deflated]) -> tuple[RawZip, dict[str, bytes | Deflated]]:
+           sheets: Mapping[int, bytes | Deflated], orders: int = 0,
+           pieces: Mapping[int, RawRun] | None = None) -> tuple[RawZip, dict[str, bytes | Deflated | RawRun]]:
     """The export as XlsxWriter would have written it with every sheet.
 
     ``book``: the XlsxWriter workbook, closed, that drew the sheets at places
     ``drawn`` (1-based, in order; the first place among them) into
     ``written``; ``names``: every sheet's name in order; ``titles``: each
-    place's defined names; ``sheets``: each place's part. Returns the members
-    in order (each sheet's modelled on the first drawn one) and the parts to
-    write in them (``zipraw.write_zip``'s ``replaced``)."""
+    place's defined names; ``sheets``: each place's part, but those in
+    ``pieces``, each written as one piece (of a run: :mod:`automation.pbem.xlsxrun`),
+    by the number of its first part. Each place's part is named by its number
+    (:func:`part_numbers`; ``orders``: the sheets after the first that hold
+    the orders to fill).
+    Returns the members in order (each sheet's modelled on the first drawn
+    one) and the parts to write in them (``zipraw.write_zip``'s ``replaced``)."""
     count = len(names)
+    numbers = part_numbers(count, orders)
+    place_of = {number: place for place, number in enumerate(numbers, start=1)}
     small_to_place = {small: place for small, place in enumerate(drawn, start=1)}
     first = written.get("xl/worksheets/sheet1.xml")
     if first is None or drawn[:1] != [1]:
@@ -84,22 +108,26 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
         raise WorkbookFileError(f"{written.where}: internal error: an export with names, hidden sheets or "
                                 "another active sheet cannot take carried sheets")
     members: list[RawMember] = []
-    replaced: dict[str, bytes | Deflated] = {}
+    replaced: dict[str, bytes | Deflated | RawRun] = {}
     sheets_done = rels_done = False
+    pieces = pieces or {}
+    in_run = {n for start, piece in pieces.items() for n in range(start + 1, start + piece.count)}
     for member in written.members:
         if SHEET.fullmatch(member.name):
             if not sheets_done:
-                for place in range(1, count + 1):
-                    name = f"xl/worksheets/sheet{place}.xml"
+                for number in range(1, count + 1):
+                    if number in in_run:
+                        continue  # (in a piece, written with its first part)
+                    name = f"xl/worksheets/sheet{number}.xml"
                     members.append(RawMember(name, *first[1:]))  # (modelled on the first: _replace is slower)
-                    replaced[name.lower()] = sheets[place]
+                    replaced[name.lower()] = pieces[number] if number in pieces else sheets[place_of[number]]
                 sheets_done = True
         elif SHEET_RELS.fullmatch(member.name):
             if not rels_done:
                 for small, place in small_to_place.items():
                     own = written.get(f"xl/worksheets/_rels/sheet{small}.xml.rels")
                     if own is not None:
-                        name = f"xl/worksheets/_rels/sheet{place}.xml.rels"
+                        name = f"xl/worksheets/_rels/sheet{numbers[place - 1]}.xml.rels"
                         members.append(own._replace(name=name))
                         replaced[name.lower()] = written.read(own.name)
                 rels_done = True
@@ -109,15 +137,16 @@ def layout(book: Any, written: RawZip, names: Sequence[str], drawn: Sequence[int
     replaced["xl/workbook.xml"] = _workbook(written.read("xl/workbook.xml").decode("utf-8"), names,
                                             defined).encode("utf-8")
     replaced["xl/_rels/workbook.xml.rels"] = _relationships(
-        written.read("xl/_rels/workbook.xml.rels").decode("utf-8"), count).encode("utf-8")
+        written.read("xl/_rels/workbook.xml.rels").decode("utf-8"), numbers).encode("utf-8")
     replaced["[content_types].xml"] = _content_types(written.read("[Content_Types].xml").decode("utf-8"),
                                                       count).encode("utf-8")
     replaced["docprops/app.xml"] = _app(book, written.read("docProps/app.xml").decode("utf-8"), names,
                                         defined).encode("utf-8")
     index = {m.name.lower(): m for m in members}
-    # deflated as XlsxWriter deflates every part (zipfile's default level), so the export is the same bytes
-    replaced = {name: Deflated.of(data, DRAWN_LEVEL) if isinstance(data, bytes) else data
-                for name, data in replaced.items()}
+    # a drawn sheet's part, or its relationships, deflated as XlsxWriter deflates every part (zipfile's default
+    # level); the lists, as every export lays them out
+    replaced = {name: Deflated.of(data, ANEW_LEVEL if name in LISTS else DRAWN_LEVEL) if isinstance(data, bytes)
+                else data for name, data in replaced.items()}
     return RawZip(written.where, tuple(members), written.comment, index), replaced
 
 
@@ -178,15 +207,17 @@ def _workbook(text: str, names: Sequence[str], defined: Sequence[list[Any]]) -> 
     return text.replace("</sheets>", f"</sheets><definedNames>{defined}</definedNames>", 1) if defined else text
 
 
-def _relationships(text: str, count: int) -> str:
-    """Relationship ``rId1``... to each sheet, then the workbook's others (theme,
-    styles, shared strings) numbered after them, in XlsxWriter's order."""
+def _relationships(text: str, numbers: Sequence[int]) -> str:
+    """Relationship ``rId1``... to each sheet (its part: ``numbers``, by place),
+    then the workbook's others (theme, styles, shared strings) numbered after
+    them, in XlsxWriter's order."""
+    count = len(numbers)
     found = list(re.finditer(r"<Relationship [^>]*/>", text))
     if not found:
         raise WorkbookFileError("xl/_rels/workbook.xml.rels: internal error: XlsxWriter's part is not as expected")
     others = [m.group(0) for m in found if f'Type="{WORKSHEET_TYPE}"' not in m.group(0)]
-    body = "".join(f'<Relationship Id="rId{i}" Type="{WORKSHEET_TYPE}" Target="worksheets/sheet{i}.xml"/>'
-                   for i in range(1, count + 1))
+    body = "".join(f'<Relationship Id="rId{i}" Type="{WORKSHEET_TYPE}" Target="worksheets/sheet{n}.xml"/>'
+                   for i, n in enumerate(numbers, start=1))
     body += "".join(re.sub(r'Id="rId\d+"', f'Id="rId{count + n}"', rel, count=1)
                     for n, rel in enumerate(others, start=1))
     return text[:found[0].start()] + body + text[found[-1].end():]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import mmap
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO, NamedTuple, Sequence
 
 from automation.errors import WorkbookFileError
@@ -296,6 +296,33 @@ def has_zip64(extra: bytes) -> bool:
 
 
 @dataclass(frozen=True)
+class RawRun:
+    """Members one after the other, written as one piece (an export's leading
+    sheets as an earlier export wrote them: :mod:`automation.pbem.xlsxrun`):
+    their local records (``blob``), where each one starts in it and where the
+    last one ends (``starts``), and their directory records one after the
+    other (``records``, each one's start in it and the end: ``record_starts``),
+    whose local record offsets are set where the piece is written."""
+
+    blob: bytes | memoryview
+    starts: tuple[int, ...]
+    records: bytes | memoryview
+    record_starts: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.starts) - 1
+
+    def directory(self, at: int) -> bytearray:
+        """The directory records, for the piece written at offset ``at``."""
+        out = bytearray(self.records)
+        place = struct.Struct("<I").pack_into
+        for record, start in zip(self.record_starts, self.starts[:-1]):
+            place(out, record + 42, at + start)
+        return out
+
+
+@dataclass(frozen=True)
 class Written:
     """What :func:`write_zip` wrote: ``size`` bytes, ending with ``directory``
     (the central directory and its end record) at ``directory_at``; each
@@ -305,6 +332,7 @@ class Written:
     directory_at: int
     directory: bytes
     new: dict[str, tuple[int, bytes, bytes]]
+    records: dict[str, tuple[int, int]] = field(default_factory=dict)  # each one's directory record in directory
 
     def check(self, data: bytes | mmap.mmap) -> bool:
         """Whether ``data`` (the file read back) holds exactly what was written
@@ -344,12 +372,13 @@ def _kept_fields(central: bytes) -> tuple[int, int, int, int, int, bytes]:
     return made, time, date, iattr, eattr, bytes(central[46 + nlen + elen:46 + nlen + elen + mlen])
 
 
-def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated], removed: set[str],
+def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflated | RawRun], removed: set[str],
               added: Sequence[tuple[str, bytes | Deflated]], *, last: frozenset[str] = frozenset(),
               keep_below: int = 0) -> Written:
     """Write ``source`` to ``out`` (streamed), copying untouched members raw and
     replacing, dropping (lower-cased names) and adding members (data, deflated
-    here, or :class:`Deflated` already).
+    here, or :class:`Deflated` already); a member replaced by a :class:`RawRun`
+    is written as the members of that run.
 
     ``last`` (lower-cased names): these members are written after the added
     ones, at the end, in their order, so the next change of the same parts
@@ -361,11 +390,13 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
     kept_fields: dict[bytes, tuple[int, int, int, int, int, bytes]] = {}
     written = keep_below
     new: dict[str, tuple[int, bytes, bytes]] = {}
-    kept: list[tuple[str, bytes | None, RawMember | None]] = [
+    records: dict[str, tuple[int, int]] = {}
+    kept: list[tuple[str, bytes | Deflated | RawRun | None, RawMember | None]] = [
         (m.name, replaced.get(m.name.lower()), m) for m in source.members if m.name.lower() not in removed]
     plan = [p for p in kept if p[0].lower() not in last] + [(name, data, None) for name, data in added] + \
         [p for p in kept if p[0].lower() in last]
-    if len(plan) > 0xFFFF:
+    count = len(plan) + sum(data.count - 1 for _, data, _ in kept if isinstance(data, RawRun))
+    if count > 0xFFFF:
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
     for name, data, like in plan:
         offset = written
@@ -380,6 +411,11 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
             central += like.central[:42] + struct.pack("<I", offset) + like.central[46:]
             continue
         assert data is not None
+        if isinstance(data, RawRun):
+            out.write(data.blob)
+            written += len(data.blob)
+            central += data.directory(offset)
+            continue
         stored = data if isinstance(data, Deflated) else Deflated.of(data)
         body = stored.body
         raw_name = name.encode("utf-8")
@@ -398,14 +434,15 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
         out.write(body)
         new[name.lower()] = (offset, head, body)
         written += len(head) + len(body)
+        at = len(central)
         central += DIRECTORY_RECORD.pack(0x02014B50, made, 20, flags, 8, time, date, stored.crc, len(body), stored.size,
                                      len(raw_name), 0, len(comment), 0, iattr, eattr, offset)
         central += raw_name
         central += comment
+        records[name.lower()] = (at, len(central))
     if written + len(central) > 0xFFFFFFFF:
         raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
-    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(plan), len(plan), len(central), written,
-                       len(source.comment))
+    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, count, count, len(central), written, len(source.comment))
     directory = bytes(central) + eocd + source.comment
     out.write(directory)
-    return Written(written + len(directory), written, directory, new)
+    return Written(written + len(directory), written, directory, new, records)

@@ -132,6 +132,13 @@ def parts(path: Path) -> dict[str, bytes]:
         return {n: z.read(n) for n in z.namelist()}
 
 
+def part_of(path: Path, sheet: str) -> str:
+    """The part that holds ``sheet`` of the workbook at ``path`` (as its workbook part and relationships name it)."""
+    from automation.workbook.reader import Workbook
+
+    return Workbook(path).gate.sheet_targets()[sheet][0]
+
+
 def rows_of(path: Path, sheet: str) -> list[list[Any]]:
     from automation.workbook.reader import Workbook
 

@@ -38,7 +38,7 @@ def export_with_store(path: Path, store: Path) -> dict[str, bytes]:
     parts = PartStore.of(store, "German")
     write(path, sheets(), parts)
     parts.save()
-    with zipfile.ZipFile(next(store.iterdir())) as z:
+    with zipfile.ZipFile(next(p for p in store.iterdir() if p.suffix == ".zip")) as z:  # (beside it: its run)
         return {name: z.read(name) for name in z.namelist()}
 
 

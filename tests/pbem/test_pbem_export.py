@@ -8,7 +8,7 @@ import pytest
 from automation.pbem.sidesheets import alias
 from automation.samples import SAMPLE_KEY
 from automation.workbook.reader import Workbook
-from tests.pbem.helpers import parts, rows_of, run
+from tests.pbem.helpers import part_of, parts, rows_of, run
 
 SIDES = ("German", "Russian")
 
@@ -101,7 +101,7 @@ def test_the_spending_export_shows_its_cpp_and_fpp_left_and_offers_dropdowns(cap
     msg = export(capsys, book, "German", tmp_path / "g.xlsx")
     orders = rows_of(tmp_path / "g.xlsx", "Spend Dec 24 German")
     info = dict((r[0], r[1]) for r in rows_of(tmp_path / "g.xlsx", "Export")[1:])
-    sheet = parts(tmp_path / "g.xlsx")["xl/worksheets/sheet2.xml"].decode()
+    sheet = parts(tmp_path / "g.xlsx")[part_of(tmp_path / "g.xlsx", "Spend Dec 24 German")].decode()
     assert "orders sheet 'Spend Dec 24 German'" in msg
     # German: 7 CPP left from Dec 23, +10 rolled for Dec 24 (d10 3, DRM 0: 2.1.1.1); 2 FPP left from Dec 23
     assert orders[0][0].startswith("German: your spending for Dec 24 (2.1.1).")

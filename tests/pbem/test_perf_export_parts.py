@@ -15,7 +15,7 @@ from automation.pbem.carry import folder_for
 from automation.pbem.export import scrub
 from automation.pbem.partstore import PartStore
 from automation.pbem.xlsx import OutSheet
-from tests.pbem.helpers import run
+from tests.pbem.helpers import part_of, run
 from tests.pbem.test_perf_carried import replace_in_part
 
 
@@ -81,6 +81,7 @@ def test_an_unreadable_store_is_built_again(capsys, campaign, tmp_path, monkeypa
     good = export(capsys, book, tmp_path / "good.xlsx")
     store = store_of(book, "German")
     store.write_bytes(store.read_bytes()[:5000] + b"garbage" * 100)
+    store.with_name(store.name + ".run").unlink()  # (the run kept beside it would hold the leading sheets' parts)
     built = built_sheets(monkeypatch)
     assert export(capsys, book, tmp_path / "again.xlsx") == good
     assert len(built) > 20
@@ -204,10 +205,12 @@ def test_a_store_made_by_other_code_is_not_read_and_goes_when_the_new_one_is_kep
     store = store_of(book, "German")
     older = store.with_name("-".join(store.name.split("-")[:2]) + "-000000000000.zip")  # another version's
     store.rename(older)
+    store.with_name(store.name + ".run").rename(older.with_name(older.name + ".run"))  # and the run kept beside it
     built = built_sheets(monkeypatch)
     assert export(capsys, book, tmp_path / "again.xlsx") == first
     assert len(built) > 20  # every part built again: none is taken from the other version's store
     assert not older.exists() and store_of(book, "German") == store
+    assert not older.with_name(older.name + ".run").exists()
 
 
 def _joined_in_store(book: Path) -> int:
@@ -215,7 +218,7 @@ def _joined_in_store(book: Path) -> int:
 
     store = store_of(book, "German")
     found = 0
-    for path in [store, *store.parent.glob(f"{store.name}.*")]:  # the store, and the parts added beside it
+    for path in [store, *store.parent.glob(f"{store.name}.[0-9]*")]:  # the store, and the parts added beside it
         with zipfile.ZipFile(path) as z:
             found += len([name for name in z.namelist() if name.startswith(JOINED)])
     return found
@@ -346,7 +349,7 @@ def test_a_part_each_export_draws_anew_is_deflated_fast_and_a_sealed_sheet_s_as_
         stored = {i.filename: (i.compress_size, z.read(i)) for i in z.infolist()}
     fast, tight = [], []
     for number, sheet in enumerate(sheets, start=1):
-        size, data = stored[f"xl/worksheets/sheet{number}.xml"]
+        size, data = stored[part_of(out, sheet.name)]
         if sheet.form is None and not sheet.segments and number > 1:  # (the first sheet and the forms:
             # XlsxWriter's own deflate; the Dice audit: runs of rows, each deflated apart)
             level = 3 if sheet.source else 1
