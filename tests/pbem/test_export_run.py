@@ -29,6 +29,20 @@ def export(capsys, book: Path, out: Path, side: str = "German") -> bytes:
     return out.read_bytes()
 
 
+def from_nothing(capsys, book: Path, tmp_path: Path) -> bytes:
+    """The export of ``book`` with nothing carried (its carried folder removed)."""
+    shutil.rmtree(folder_for(book))
+    return export(capsys, book, tmp_path / "cold.xlsx")
+
+
+def first_run(capsys, book: Path, tmp_path: Path) -> xlsxrun.Kept:
+    """The run the first export of ``book`` keeps."""
+    export(capsys, book, tmp_path / "first.xlsx")
+    kept = xlsxrun.read(run_file(book))
+    assert kept is not None
+    return kept
+
+
 def runs_copied(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many sheets each run an export copies from now on holds."""
     copied: list[int] = []
@@ -81,26 +95,22 @@ def test_a_second_export_copies_its_leading_sheets_as_one_piece_and_is_the_same_
 def test_a_new_date_extends_the_run_and_the_export_is_the_one_built_from_nothing(capsys, campaign, tmp_path,
                                                                                 monkeypatch):
     book = campaign("complete")
-    export(capsys, book, tmp_path / "early.xlsx")
-    before = xlsxrun.read(run_file(book))
+    before = first_run(capsys, book, tmp_path)
     play_on(book, ["Dec 25"])
     copied = runs_copied(monkeypatch)
     late = export(capsys, book, tmp_path / "late.xlsx")
     after = xlsxrun.read(run_file(book))
-    assert before is not None and after is not None
+    assert after is not None
     assert copied == [before.count] and after.count > before.count
     assert after.sheets[:before.count] == before.sheets
     assert any("Dec 25" in name for _, _, name in after.sheets[before.count:])
-    shutil.rmtree(folder_for(book))
-    assert export(capsys, book, tmp_path / "cold.xlsx") == late
+    assert from_nothing(capsys, book, tmp_path) == late
 
 
 def test_a_sheet_changed_in_the_run_is_written_alone_and_the_rest_copied_around_it(capsys, campaign, tmp_path,
                                                                                       monkeypatch):
     book = campaign("complete")
-    export(capsys, book, tmp_path / "a.xlsx")
-    whole = xlsxrun.read(run_file(book))
-    assert whole is not None
+    whole = first_run(capsys, book, tmp_path)
     edited = [name for _, _, name in whole.sheets].index("Ledger Dec 23")
     replace_in_part(book, "Ledger Dec 23", b"Purchase", b"Bought")
     copied = runs_copied(monkeypatch)
@@ -109,8 +119,7 @@ def test_a_sheet_changed_in_the_run_is_written_alone_and_the_rest_copied_around_
     assert xlsxrun.read(run_file(book)) == whole  # one sheet of many not copied: the run is not kept anew for it
     copied.clear()
     assert export(capsys, book, tmp_path / "c.xlsx") == after and copied == [edited, whole.count - edited - 1]
-    shutil.rmtree(folder_for(book))
-    assert export(capsys, book, tmp_path / "cold.xlsx") == after
+    assert from_nothing(capsys, book, tmp_path) == after
 
 
 def test_a_run_kept_with_no_orders_to_fill_is_copied_by_an_export_with_orders(capsys, campaign, tmp_path,
@@ -118,17 +127,15 @@ def test_a_run_kept_with_no_orders_to_fill_is_copied_by_an_export_with_orders(ca
     from tests.pbem.helpers import enter_date, refit
 
     book = campaign("complete")
-    export(capsys, book, tmp_path / "nothing to decide.xlsx")
-    before = xlsxrun.read(run_file(book))
+    before = first_run(capsys, book, tmp_path)  # nothing to decide: no orders to fill
     enter_date(book, "Dec 24", "Dec 25", spending=False)
     refit(book)  # stage 1: waits for the spending
     copied = runs_copied(monkeypatch)
     spend = export(capsys, book, tmp_path / "spend.xlsx")
     names = sheet_names(tmp_path / "spend.xlsx")
     assert names[1:3] == ["Spend Dec 25 German", "Choices"]
-    assert before is not None and copied == [before.count]  # the orders' parts are numbered after the run's
-    shutil.rmtree(folder_for(book))
-    assert export(capsys, book, tmp_path / "cold.xlsx") == spend
+    assert copied == [before.count]  # the orders' parts are numbered after the run's
+    assert from_nothing(capsys, book, tmp_path) == spend
 
 
 def test_the_orders_parts_are_numbered_after_the_sheets_that_may_go_in_a_run():
