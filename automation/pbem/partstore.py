@@ -20,6 +20,12 @@ temporary file, then a rename) by the next export that made new parts,
 holding the parts that export used and, for the campaign's copies at other
 dates, the others it held (up to :data:`automation.pbem.carry.KEEP_ABSENT`,
 or as many as the export used), and the files beside it go.
+
+Beside the store, ``parts-….zip.run`` holds the run of the export's leading
+sealed sheets as it wrote them, which the next export copies in one piece as
+far as its own are the same (:mod:`automation.pbem.xlsxrun`; :meth:`PartStore.run`,
+:meth:`PartStore.keep_run`). The parts it copies so are not looked up, and
+count as used.
 """
 from __future__ import annotations
 
