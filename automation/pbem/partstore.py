@@ -217,8 +217,7 @@ class PartStore:
         if self.path is None:
             return
         run = self._new_run
-        if run is not None and not (isinstance(self._run, xlsxrun.Kept) and self._run.layout == run.layout
-                                    and self._run.sheets == run.sheets):
+        if run is not None and run is not self._run:  # (the run read, unchanged: xlsxrun.kept_after gives it back)
             try:
                 make_folder(self.path.parent)
                 keep_file(self._run_path(), run.write)

@@ -164,8 +164,7 @@ def write(path: Path, sheets: Sequence[OutSheet], parts: PartStore | None = None
         run = parts.run(common, leading)
         layout = part_keys(PART_FORMAT, xlsxwriter.__version__, context, ids)
         in_run = {first + i for i in run.indexes()} if run is not None else set()
-        for index in range(1, len(sheets) + 1):
-            sheet = sheets[index - 1]
+        for index, sheet in enumerate(sheets, start=1):
             if index in in_run:
                 continue  # (keyed in the run)
             if sheet.form is None and sheet.source:
@@ -535,8 +534,8 @@ def _package(path: Path, book: Any, data: bytes, sheets: Sequence[OutSheet], dra
         done = write_zip(out, source, parts_at, set(), [])
     tmp.replace(path)
     if parts is not None:
-        copied = sum(end - start for start, end in run.spans) if run is not None else 0
-        if ahead and (run is None or len(ahead) - copied > len(ahead) // RUN_STALE):
+        from_run = sum(end - start for start, end in run.spans) if run is not None else 0
+        if ahead and (run is None or len(ahead) - from_run > len(ahead) // RUN_STALE):
             new_keys = {i: keys[first + i] for i in range(len(ahead)) if first + i in keys}
             parts.keep_run(kept_after(done, common, ahead, new_keys, run.kept if run is not None else None,
                                       run.spans if run is not None else ()))
