@@ -179,19 +179,32 @@ class BattlefrontView:
         return sheets + [self.purchase_record(book, side, carried)]
 
     def purchase_record(self, book: Any, side: str, carried: Carried | None = None) -> OutSheet:
-        """Each ledger's purchase lines and RG counts of the side, date by date
-        (a ledger's lines carried once taken, see :mod:`automation.pbem.carry`)."""
-        rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"]]
+        """Each ledger's purchase lines and RG counts of the side, date by date.
+        With ``carried`` (:mod:`automation.pbem.carry`), a ledger's lines are
+        carried once taken, and the lines of every ledger as one value while
+        no sheet changed; after a refit, carried on from the side's last
+        export, only the ledgers the refit added are read
+        (:meth:`~automation.pbem.carry.Carried.walk`)."""
         kinds, dates = tuple(system_kinds(self.system_id).values()), campaign_dates(book)
-        kind_named = kinds_ready(kinds).kind  # (one matcher for a long campaign's thousand names)
-        for name in book.sheet_names:
-            kind = kind_named(name)
-            if kind is None or kind.id != K.LEDGER.id or campaign_kind(book, name, kinds, dates, carried) is None:
-                continue
-            if carried is None:
-                rows += self.purchase_lines(book, name, kind, side)
-            else:
-                rows += carried.get(f"purchases:{side}", name, lambda: self.purchase_lines(book, name, kind, side))
+        ready = kinds_ready(kinds)  # (one matcher for a long campaign's thousand names)
+        names = list(book.sheet_names)
+
+        def lines(start: int = 0, fresh: bool = False) -> list[list[Any]]:
+            """The lines of the ledgers from sheet ``start`` on (``fresh``: sheets no earlier export read)."""
+            found: list[list[Any]] = []
+            for name in ready.of_kind(names[start:], K.LEDGER):
+                kind = ready.kind(name)
+                if campaign_kind(book, name, kinds, dates, None if fresh else carried) is None:
+                    continue
+                if carried is None:
+                    found += self.purchase_lines(book, name, kind, side)
+                else:
+                    take = carried.fresh if fresh else carried.get
+                    found += take(f"purchases:{side}", name, lambda: self.purchase_lines(book, name, kind, side))
+            return found
+        every = lines() if carried is None else carried.walk(
+            f"purchases:{side}", names, "", lines, lambda before, start: before + lines(start, True))
+        rows: list[list[Any]] = [["Date", "Account", "Entry", "Amount", "Balance", "Rule"], *every]
         return OutSheet("Purchase record", trim(rows), tab="ledger", widths=[10, 9, 40, 8, 8, 10])
 
     @staticmethod
@@ -212,8 +225,7 @@ class BattlefrontView:
         names of the rosters read before carried as one set: removed stands
         stay secret without reading every roster again, see
         :meth:`automation.pbem.carry.Carried.fold`)."""
-        kind_named = kinds_ready().kind
-        rosters = [name for name in book.sheet_names if (kind := kind_named(name)) is not None and kind.id == K.ROSTER.id]
+        rosters = kinds_ready().of_kind(book.sheet_names, K.ROSTER)
         names = Carried.union(carried, "roster names", rosters, lambda name: roster_names(book, name))
         if planned is not None:
             for s in planned.run.state.roster.stands:

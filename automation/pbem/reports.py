@@ -117,6 +117,15 @@ class _Matcher:
             cls._TUPLES[id(kinds)] = (kinds, cls._MADE[ids])  # (it holds the tuple: no id reused)
         return cls._MADE[ids]
 
+    def of_kind(self, names: Iterable[str], kind: SheetKind) -> list[str]:
+        """The names among ``names`` whose kind is ``kind`` (by its id), in
+        order. Only a name that begins as ``kind``'s title does (a dated
+        title: the text before its first field, where its pattern begins) is
+        asked about: a campaign's rosters among its thousand sheets."""
+        prefix = _title_prefix(kind.title) if kind.dated else kind.title
+        return [name for name in names if name.startswith(prefix) and (found := self.kind(name)) is not None
+                and found.id == kind.id]
+
     def kind(self, name: str) -> SheetKind | None:
         if name in self._found:
             return self._found[name]

@@ -93,11 +93,13 @@ def looked_up(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_an_export_of_an_unchanged_campaign_asks_once_and_writes_the_same_file(
         capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     book = campaign("dec26")
-    first = export(capsys, book, tmp_path / "first.xlsx")
     asked = looked_up(monkeypatch)
+    first = export(capsys, book, tmp_path / "first.xlsx")
+    assert {"seen:German", "purchases:German"} <= set(asked)  # (the first: sheet by sheet)
+    asked.clear()
     again = export(capsys, book, tmp_path / "again.xlsx")
     assert again == first
-    assert asked and not [what for what in asked if what.startswith(("seen:", "words"))]
+    assert not [what for what in asked if what.startswith(("seen:", "words", "purchases:"))]
 
 
 def test_an_export_after_a_sheet_changed_is_the_export_made_with_nothing_carried(
@@ -161,6 +163,31 @@ def test_the_export_after_a_refit_walks_only_the_refit_s_sheets_and_is_the_expor
     assert all(sheet.startswith("Ledger ") for what, sheet in sheets_asked if what.startswith("kind:"))  # (purchases)
     monkeypatch.setenv(CACHE_SETTING, "off")
     assert export(capsys, book, tmp_path / "plain.xlsx") == carried
+
+
+def test_the_purchase_record_is_carried_whole_and_after_a_refit_reads_only_the_refit_s_ledgers(
+        capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from automation.workbook.reader import Workbook
+    from tests.pbem.helpers import play_on
+
+    book = campaign("complete")
+    export(capsys, book, tmp_path / "before.xlsx")
+    ledgers_before = {n for n in Workbook(book).sheet_names if n.startswith("Ledger ")}
+    play_on(book, ["Dec 25"])
+    added = {n for n in Workbook(book).sheet_names if n.startswith("Ledger ")} - ledgers_before
+    taken: list[tuple[str, str, str]] = []  # (how, derivation, sheet) of each ledger's purchase lines asked for
+    for how in ("get", "fresh"):
+        real = getattr(Carried, how)
+        monkeypatch.setattr(Carried, how, lambda self, what, sheet, compute, how=how, real=real: (
+            taken.append((how, what, sheet)) if what.startswith("purchases:") else None,
+            real(self, what, sheet, compute))[1])
+    after = export(capsys, book, tmp_path / "after.xlsx")
+    assert added and sorted(sheet for _, _, sheet in taken) == sorted(added)
+    assert {how for how, _, _ in taken} == {"fresh"}  # (their files not read to look for them)
+    taken.clear()
+    assert export(capsys, book, tmp_path / "again.xlsx") == after and taken == []  # one value: no ledger asked
+    monkeypatch.setenv(CACHE_SETTING, "off")
+    assert export(capsys, book, tmp_path / "plain.xlsx") == after
 
 
 @pytest.mark.parametrize("carry_on", [None, "scrub:German"])

@@ -52,3 +52,19 @@ def test_orders_and_results_may_be_forms_and_refit_reports_may_not() -> None:
     names = ["Campaign", "Orders Dec 24 German", "Refit Dec 24 1", "Roster Dec 24", "Results Dec 24 German"]
     assert forms_among(names) == [n for n in names if may_be_form(n)]
     assert "Orders Dec 24 German" in forms_among(names) and "Refit Dec 24 1" not in forms_among(names)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join), max_size=30),
+       st.sampled_from(KINDS))
+def test_the_names_of_one_kind_are_those_every_pattern_finds_of_it(names, kind) -> None:
+    found = _Matcher(KINDS).of_kind(names, kind)
+    assert found == [n for n in names if (k := every_pattern(n)) is not None and k.id == kind.id]
+
+
+def test_a_name_that_begins_as_a_roster_s_but_is_not_one_is_left_out() -> None:
+    from automation.workbook.schema import sheet_kinds as shared_kinds
+
+    roster = dict(shared_kinds())["bf.roster"]
+    names = ["Roster Dec 24", "Roster", "Rosters", "Campaign", "Refit Dec 24 1", "Roster Start", "CG Roster 1"]
+    assert _Matcher(KINDS).of_kind(names, roster) == ["Roster Dec 24", "Roster Start"]
