@@ -39,12 +39,12 @@ next run reads only the rosters added since. An export carries, per sealed
 sheet, whether the side sees it, its rows and their words (the runs of
 letters, digits and hyphens a secret name is looked up in), each file read
 only when something asks for it: a sheet whose part and rolls were carried
-is written without its rows being read. Which sheets a side sees, and the
-secret names each holds, are also carried as one value for the whole
-campaign while every sheet is the one it was (:meth:`Carried.walk`): a
-campaign exported again is not looked up sheet by sheet; after a refit,
-both are carried on from the side's last export, and only the refit's
-sheets are read (:meth:`Carried.fresh`).
+is written without its rows being read. Which sheets a side sees, the
+secret names each holds and the side's purchase record are also carried as
+one value each for the whole campaign while every sheet is the one it was
+(:meth:`Carried.walk`): a campaign exported again is not looked up sheet by
+sheet; after a refit, each is carried on from the side's last export, and
+only the refit's sheets are read (:meth:`Carried.fresh`).
 """
 from __future__ import annotations
 
