@@ -71,7 +71,8 @@ _TYPES = {"datetime": dt.datetime, "date": dt.date, "time": dt.time}
 IDENTITY_SHEET = "Campaign"  # its settings and key commitment: the same in every copy of one campaign
 KEEP_ABSENT = 5000  # entries a run did not use kept for the campaign's other copies, at least (kept_absent)
 WALK = ".walk.json"  # a derivation of every sheet at once, a file each (Carried.walk)
-WALKS = 48  # walks kept, the last written or read: each is of one side's view of a copy of the campaign
+WALKS = 64  # walks kept, the last written or read: each is of one side's view of a copy of the campaign (an export
+# after a refit writes four: its sheets, the names each holds (and the last of those), its purchase record)
 CARRIED_ON = 6  # the walks of one kind that a walk may be carried on from (Carried.walk): copies at other dates
 CARRIED_ON_INDEX = ".carried-on.json"  # a file listing them, by their number of sheets
 MORE = 256 * 1024  # entries added to a file are appended beside it up to this size (or half the file's), then
