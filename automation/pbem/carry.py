@@ -424,8 +424,11 @@ class Carried:
             before, lengths = self._carried_on_from(what, head, stamps, walked, index, suffix)
             value = extend(before[1], before[0]) if before is not None else compute()
             self._indexes.append((index, [len(stamps), *(n for n in lengths if n != len(stamps))][:CARRIED_ON]))
-        text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
-                          ensure_ascii=False, separators=(",", ":"))
+        try:
+            text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
+                              ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):  # a value a file cannot hold (a cell of another type): worked out again
+            return value
         self._walks.append((path, text))
         if extend is not None and carry_on is not None:
             last = head.copy()

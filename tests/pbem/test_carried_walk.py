@@ -165,6 +165,17 @@ def test_the_export_after_a_refit_walks_only_the_refit_s_sheets_and_is_the_expor
     assert export(capsys, book, tmp_path / "plain.xlsx") == carried
 
 
+def test_a_walk_whose_value_no_file_can_hold_is_given_and_not_kept(tmp_path: Path) -> None:
+    book = Book(sheets(30))
+    odd = [object()]  # (as a cell of a type the carried files do not hold)
+    first = Carried(book, tmp_path, "context")
+    assert first.walk("purchases:German", list(book.stamps), "", lambda: odd, lambda *_: never()) is odd
+    first.save()
+    assert not list(tmp_path.glob(f"*{carry.WALK}"))
+    again = Carried(book, tmp_path, "context")
+    assert again.walk("purchases:German", list(book.stamps), "", lambda: ["anew"], lambda *_: never()) == ["anew"]
+
+
 def test_the_purchase_record_is_carried_whole_and_after_a_refit_reads_only_the_refit_s_ledgers(
         capsys, campaign, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from automation.workbook.reader import Workbook
