@@ -414,6 +414,7 @@ class Carried:
         if found is not None:
             used(path)
             return found["value"]
+        listed: tuple[Path, list[int]] | None = None  # the walks of this kind, this one first (see below)
         if extend is None:
             value = compute()
         else:
@@ -423,12 +424,14 @@ class Carried:
             suffix = f".last{WALK}" if carry_on is not None else WALK
             before, lengths = self._carried_on_from(what, head, stamps, walked, index, suffix)
             value = extend(before[1], before[0]) if before is not None else compute()
-            self._indexes.append((index, [len(stamps), *(n for n in lengths if n != len(stamps))][:CARRIED_ON]))
+            listed = (index, [len(stamps), *(n for n in lengths if n != len(stamps))][:CARRIED_ON])
         try:
             text = json.dumps({"what": what, "context": self.context, "value": value}, default=_encode,
                               ensure_ascii=False, separators=(",", ":"))
         except (TypeError, ValueError):  # a value a file cannot hold (a cell of another type): worked out again
             return value
+        if listed is not None:  # (listed only once there is a walk to carry on from)
+            self._indexes.append(listed)
         self._walks.append((path, text))
         if extend is not None and carry_on is not None:
             last = head.copy()

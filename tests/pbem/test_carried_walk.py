@@ -171,7 +171,7 @@ def test_a_walk_whose_value_no_file_can_hold_is_given_and_not_kept(tmp_path: Pat
     first = Carried(book, tmp_path, "context")
     assert first.walk("purchases:German", list(book.stamps), "", lambda: odd, lambda *_: never()) is odd
     first.save()
-    assert not list(tmp_path.glob(f"*{carry.WALK}"))
+    assert not list(tmp_path.glob(f"*{carry.WALK}")) and not list(tmp_path.glob(f"*{carry.CARRIED_ON_INDEX}"))
     again = Carried(book, tmp_path, "context")
     assert again.walk("purchases:German", list(book.stamps), "", lambda: ["anew"], lambda *_: never()) == ["anew"]
 
