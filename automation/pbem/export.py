@@ -103,8 +103,8 @@ class Names:
             if not any(all(r in known for r in runs) for runs in self.runs):
                 return False
         if self.pattern is None:
-            return not self.secret.keys().isdisjoint(_WORD.findall("\x00".join(texts())))
-        return self.pattern.search("\x00".join(texts())) is not None  # one search (no name holds \x00)
+            return not self.secret.keys().isdisjoint(_WORD.findall("\x00".join(set(texts()))))
+        return self.pattern.search("\x00".join(set(texts()))) is not None  # one search (no name holds \x00)
 
     def sub(self, text: str, seen: set[str] | None = None) -> str:
         """``text`` with each name its alias (each name replaced added to ``seen``)."""
@@ -127,7 +127,7 @@ def scrubber(secret: dict[str, str]) -> Any:
 
 def words_of(texts: Iterable[str]) -> list[str]:
     """The distinct runs of word characters and hyphens of ``texts``, sorted."""
-    return sorted(set(_WORD.findall("\x00".join(texts))))
+    return sorted(set(_WORD.findall("\x00".join(set(texts)))))  # (each distinct text once: a roster repeats most)
 
 
 def scrub(sheets: list[OutSheet], secret: dict[str, str], carried: Carried | None = None,

@@ -153,6 +153,17 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
     raise AssertionError(kind)  # pragma: no cover
 
 
+def plain_texts(column: Column, values: Sequence[Any]) -> list[str] | None:
+    """What :func:`convert` makes of each of ``values`` in a text column whose
+    values are not parts of sheet names, when each is text that is not blank:
+    the text without its surrounding spaces (None: a value of another kind,
+    or a blank, or another kind of column)."""
+    if column.kind is not Kind.TEXT or column.name_part or not all(type(v) is str for v in values):
+        return None
+    texts = [v.strip() for v in values]
+    return texts if all(texts) else None
+
+
 def _name_part_problem(text: str, most: int) -> str | None:
     """A value that becomes part of sheet names (a side's name)."""
     from automation.workbook.schema import FORBIDDEN_SHEET_CHARS

@@ -19,6 +19,7 @@ from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, sam
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
 from automation.workbook.cellvalues import convert, describe
+from automation.workbook.columnwise import checked_columns
 from automation.workbook import rowcache
 from automation.workbook.journal import read_settled
 from automation.workbook.schema import SheetKind
@@ -433,6 +434,14 @@ def validate_rows(
     return rows
 
 
+def _filled(row: Sequence[Any]) -> bool:
+    """Whether ``row`` holds a value: a cell that is neither empty nor blank text."""
+    first = row[0] if row else None
+    if first is not None and first != "" and not (type(first) is str and first.isspace()):
+        return True  # (nearly every row: its first cell)
+    return any(v is not None and not (isinstance(v, str) and not v.strip()) for v in row)
+
+
 def validate_each(
     sheet: str,
     kind: SheetKind,
@@ -443,19 +452,30 @@ def validate_each(
 ) -> tuple[list[SheetRow], list[CellProblem]]:
     """The sheet's good rows and the problems of the others, row by row (a
     sheet of independent lines: one bad line does not hold up the rest).
-    A header that does not fit the kind is raised: no row can be read then."""
+    A header that does not fit the kind is raised: no row can be read then.
+    A sheet without a problem is checked column by column, giving the same
+    rows (:mod:`automation.workbook.columnwise`); one with a problem is
+    checked row by row, so its problems come in the order a person reads."""
     if not raw:
         raise WorkbookError(CellProblem(sheet, "A1", f"the sheet is empty; the header row must be: {', '.join(kind.header)}"), path)
     top = header_row(raw, kind)  # a form's title lines sit above its header
     positions, header_problems = header_positions(sheet, kind, raw[top], top + 1)
     if header_problems:
         raise WorkbookError(header_problems, path)
+    letters = {c.name: column_letter(positions[c.name]) for c in kind.columns if c.name in positions}
+    if extra_check is None and kind.columns:  # a sheet without a problem (nearly every one): column by column
+        numbers = [r for r, raw_row in enumerate(raw[top + 1:], start=top + 2) if _filled(raw_row)]
+        columns = checked_columns(kind.columns, positions, lists, [raw[r - 1] for r in numbers])
+        if columns is not None:
+            names = [c.name for c in kind.columns]
+            blank = [None] * len(numbers)
+            return [SheetRow(sheet, r, dict(zip(names, values)), letters)
+                    for r, values in zip(numbers, zip(*(blank if c is None else c for c in columns)))], []
     problems: list[CellProblem] = []
     rows: list[SheetRow] = []
     seen: dict[tuple[str, Any], str] = {}
     plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "",
              None if c.unique else {}, c.name) for c in kind.columns]  # each column's place and letter, worked out once
-    letters = {c.name: letter for c, _, letter, _, _ in plan if letter}
     # convert() is a function of the column, the value and the lists alone, so each column keeps what it made of
     # each value it met (a text or no value as itself, any other by its type too: 1, 1.0 and True are equal keys; a
     # float zero is converted each time, as 0.0 and -0.0 are too): a long roster says "German", "Line" and "Yes"
