@@ -47,6 +47,10 @@ adds.
     python bench/bench_commands.py --stands 5000 --dates 1 100 --split   # history and roster apart
     python bench/bench_commands.py --stands 1000 5000 --rounds 3
     python bench/bench_commands.py --quick                         # a tiny run: nothing measured
+    python bench/bench_commands.py --stands 5000 --dates 1 100 --only export_after_refit --instructions
+
+``--instructions`` also counts the instructions each command executes (bench/instructions.py, with Valgrind):
+the same count on every run, where a wall-clock ratio moves by up to 0.2 here.
 
 See docs/performance.md for the results and the machine.
 """
@@ -73,6 +77,7 @@ for entry in (str(ROOT), str(HERE)):
         sys.path.insert(0, entry)
 
 import bench_workbook as growth  # noqa: E402
+import instructions  # noqa: E402
 
 COMMANDS = ("refit", "undo", "export", "export_after_refit", "import", "verify", "stats", "desk", "trackers", "odds")
 DESK_REQUESTS = 20  # roll requests waiting on the Roll requests sheet
@@ -86,14 +91,20 @@ GROWTH_PER_1000 = 3.65  # stands bought a date per 1,000 (1,000 stands grow to a
 TIME = Path("/usr/bin/time")
 
 
+def child_env() -> dict[str, str]:
+    """The environment a measured command runs in."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules load from their compiled files
+    return env
+
+
 def run(argv: list[str], cwd: Path) -> dict[str, float]:
     """Wall seconds, CPU seconds (user + system, the child's and its own
     children's: steadier than wall time on a busy machine) and peak RSS (MB) of
     one child process; it must succeed.
     The peak comes from GNU time (``%M``): a child forked by this process
     directly would count this process's own pages until it execs."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules load from their compiled files
+    env = child_env()
     with tempfile.TemporaryDirectory() as tmp:
         rss_file = Path(tmp) / "rss"
         wrapped = [str(TIME), "-f", "%M", "-o", str(rss_file), *argv] if TIME.exists() else argv
@@ -472,6 +483,8 @@ def text(report: dict[str, Any]) -> str:
         lines += table(report, stands, rows, report.get("bought", GROWTH_PER_1000))
     for stands, rows in report.get("history_alone", {}).items():
         lines += table(report, stands, rows, 0.0)
+    for stands, rows in report.get("instructions", {}).items():
+        lines += instructions.table(stands, rows, report["dates"])
     for stands, split in report.get("split", {}).items():
         lines += [f"{stands} stands, the paired ratio of the longest campaign to the shortest, apart: the roster "
                   "growing; the roster as it is (the history alone); what the roster's growth adds", "",
@@ -528,6 +541,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split", action="store_true",
                    help="also grow each size with its roster as it is (in FOLDER/flat) and measure it in the same "
                         "rounds: what the history alone adds to each ratio, and what the roster's growth adds")
+    p.add_argument("--instructions", action="store_true",
+                   help="after the timed rounds, run each command once more under Valgrind's callgrind and report "
+                        "the instructions it executes at each length: the same count on every run, unlike a time")
     p.add_argument("--quick", action="store_true", help="a tiny run (40 stands, 1 and 2 dates, one round)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -537,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.quick:
         args.stands, args.dates, args.rounds, args.warmup = [40], [1, 2], 1, 0
+    if args.instructions and instructions.valgrind() is None:
+        p.error("--instructions counts with Valgrind, which is not installed (Debian: apt-get install valgrind)")
     folder = args.folder or Path(tempfile.mkdtemp(prefix="musterroll-bench-"))
     os.environ["MUSTERROLL_CACHE"] = str(args.cache or folder / "cache")  # for every command run below
 
@@ -559,6 +577,9 @@ def main(argv: list[str] | None = None) -> int:
     report = {"stands": args.stands, "dates": args.dates, "rounds": args.rounds, "machine": machine(),
               "baseline_rounds": args.baseline_rounds, "bought": args.bought,
               "results": summarise(found, args.stands, args.dates, what)}
+    if args.instructions:
+        counted = instructions.count_each([c for c in campaigns if not c.flat], what, ROOT, child_env(), key_of, log)
+        report["instructions"] = instructions.summary(counted, args.stands, args.dates)
     if args.split:
         report["history_alone"] = summarise(flat_part(found), args.stands, args.dates,
                                             tuple(w for w in what if w in COMMANDS))
