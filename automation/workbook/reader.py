@@ -437,7 +437,7 @@ def validate_rows(
 def _filled(row: Sequence[Any]) -> bool:
     """Whether ``row`` holds a value: a cell that is neither empty nor blank text."""
     first = row[0] if row else None
-    if first is not None and first != "" and not (type(first) is str and first.isspace()):
+    if first is not None and first != "" and not (isinstance(first, str) and first.isspace()):
         return True  # (nearly every row: its first cell)
     return any(v is not None and not (isinstance(v, str) and not v.strip()) for v in row)
 

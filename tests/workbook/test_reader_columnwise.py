@@ -99,3 +99,9 @@ def test_a_column_the_sheet_does_not_have_reads_as_blank() -> None:
     positions = {"Name": 0, "Side": 1}
     columns = columnwise.checked_columns(KIND.columns, positions, LISTS, [["A", "German"]])
     assert columns is not None and columns[2:] == [None] * (len(KIND.columns) - 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([None, "", " ", "\t\n", "\u00a0", "x", " x ", 0, 0.0, False]), max_size=5))
+def test_a_row_holds_a_value_when_a_cell_is_neither_empty_nor_blank_text(row: list[Any]) -> None:
+    assert reader._filled(row) == any(v is not None and not (isinstance(v, str) and not v.strip()) for v in row)
