@@ -73,7 +73,8 @@ def test_one_bad_cell_is_reported_in_its_own_cell_as_row_by_row(monkeypatch: pyt
     raw = [KIND.header] + [[f"S{i}", "German", "Line", 3.0, None, True, "7", None, "ok"] for i in range(50)]
     raw[31][3] = 2.5  # Count: not a whole number
     rows, problems = validate_each("Repeats", KIND, raw, LISTS)
-    assert [(p.cell, p.message) for p in problems] == [("D32", "Count: the number 2.5 where a whole number is expected")]
+    assert [(p.cell, p.message) for p in problems] == [
+        ("D32", "Count: the number 2.5 where a whole number is expected")]
     assert [r.row for r in rows] == [r for r in range(2, 52) if r != 32]
     assert (_shown(rows), problems) == (_shown(_row_by_row(monkeypatch, raw)[0]), _row_by_row(monkeypatch, raw)[1])
 
