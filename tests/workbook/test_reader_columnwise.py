@@ -21,8 +21,9 @@ from tests.workbook.test_reader_repeats import KIND, LISTS, VALUES
 GOOD = [[v for v in VALUES if not convert(column, v, LISTS)[1]] for column in KIND.columns[1:]]
 
 
-def _row_by_row(monkeypatch: pytest.MonkeyPatch, raw: list[list[Any]]) -> tuple[list[Any], list[Any]]:
-    with monkeypatch.context() as m:
+def _row_by_row(raw: list[list[Any]]) -> tuple[list[Any], list[Any]]:
+    """``raw`` checked row by row alone (the column-by-column check refusing every sheet)."""
+    with pytest.MonkeyPatch.context() as m:
         m.setattr(reader, "checked_columns", lambda *args: None)
         return validate_each("Repeats", KIND, raw, LISTS)
 
@@ -44,10 +45,9 @@ def test_a_sheet_without_a_problem_reads_as_the_same_rows_either_way(data: st.Da
     blank = data.draw(st.sets(st.integers(min_value=0, max_value=count - 1), max_size=3))
     raw = [KIND.header] + [[None] * len(KIND.columns) if i in blank else [f"S{i}"] + row
                            for i, row in enumerate(cells)]
-    with pytest.MonkeyPatch.context() as m:
-        fast, problems = validate_each("Repeats", KIND, raw, LISTS)
-        assert problems == []
-        slow, slow_problems = _row_by_row(m, raw)
+    fast, problems = validate_each("Repeats", KIND, raw, LISTS)
+    assert problems == []
+    slow, slow_problems = _row_by_row(raw)
     assert slow_problems == []
     assert _shown(fast) == _shown(slow)
     assert [r.row for r in fast] == [i + 2 for i in range(count) if i not in blank]
@@ -69,14 +69,15 @@ def test_each_distinct_value_of_a_column_is_converted_once(monkeypatch: pytest.M
     assert rows[1]["Side"] == "German" and rows[0]["Count"] == 3 and rows[999]["Flag"] == "Yes"
 
 
-def test_one_bad_cell_is_reported_in_its_own_cell_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_bad_cell_is_reported_in_its_own_cell_as_row_by_row() -> None:
     raw = [KIND.header] + [[f"S{i}", "German", "Line", 3.0, None, True, "7", None, "ok"] for i in range(50)]
     raw[31][3] = 2.5  # Count: not a whole number
     rows, problems = validate_each("Repeats", KIND, raw, LISTS)
     assert [(p.cell, p.message) for p in problems] == [
         ("D32", "Count: the number 2.5 where a whole number is expected")]
     assert [r.row for r in rows] == [r for r in range(2, 52) if r != 32]
-    assert (_shown(rows), problems) == (_shown(_row_by_row(monkeypatch, raw)[0]), _row_by_row(monkeypatch, raw)[1])
+    alone, alone_problems = _row_by_row(raw)
+    assert (_shown(rows), problems) == (_shown(alone), alone_problems)
 
 
 def test_a_name_used_twice_in_a_unique_column_is_reported_where_it_repeats() -> None:
