@@ -161,10 +161,10 @@ def test_python_dash_m_and_the_console_script_run_the_process_entry():
     assert out.returncode == 0 and {t["id"] for t in json.loads(out.stdout)} >= {"bf.armor_repair", "bf.escape"}
 
 
-_ENTRY = ("import atexit, sys, threading, time\n"
+_ENTRY = ("import atexit, sys, threading\n"
           "atexit.register(lambda: print('taken apart', file=sys.stderr))\n"
           "if sys.argv[1] == 'thread':\n"
-          "    threading.Thread(target=time.sleep, args=(0.2,)).start()\n"
+          "    threading.Thread(target=threading.main_thread().join).start()  # alive until the main thread ends\n"
           "sys.argv = ['musterroll'] + sys.argv[2:]\n"
           "from automation.cli import console\n"
           "console()\n")
