@@ -137,21 +137,25 @@ class Targets(Mapping[str, tuple[str, ...]]):
             done = self._done[name] = self._resolved(self._rids[name])
         return done
 
+    def entries_of(self, name: str) -> tuple[Any, ...]:
+        """Sheet ``name``'s parts as the zip directory lists them (their entries,
+        as :meth:`~automation.workbook.gate.Gate.info` gives them; none for a
+        sheet the workbook does not list). A sheet with one plain target (every
+        sheet Excel, LibreOffice or Musterroll writes) takes the entries
+        :meth:`~automation.workbook.gate.Gate.resolve` finds its parts by, without
+        resolving it; any other is resolved as it resolves it."""
+        rids = self._rids.get(name)
+        if rids is None:
+            return ()
+        one = self._targets.get(rids[0], ()) if len(rids) == 1 else ()
+        if len(one) == 1 and PLAIN_PATH.fullmatch(one[0]):
+            return self._gate._plain_entries(one[0])
+        info = self._gate.info
+        return tuple(i for p in self[name] if (i := info(p)) is not None)
+
     def every_entry(self) -> dict[str, tuple[Any, ...]]:
-        """Every sheet's parts as the zip directory lists them (their entries,
-        as :meth:`~automation.workbook.gate.Gate.info` gives them), found at once: the part stamps of a
-        walk. A sheet with one plain target (every sheet Excel, LibreOffice or
-        Musterroll writes) takes the entries :meth:`~automation.workbook.gate.Gate.resolve` finds its
-        parts by; any other is resolved as it resolves it."""
-        gate, targets, plain = self._gate, self._targets, PLAIN_PATH.fullmatch
-        found: dict[str, tuple[Any, ...]] = {}
-        for name, rids in self._rids.items():
-            one = targets.get(rids[0], ()) if len(rids) == 1 else ()
-            if len(one) == 1 and plain(one[0]):
-                found[name] = gate._plain_entries(one[0])
-            else:
-                found[name] = tuple(i for p in self[name] if (i := gate.info(p)) is not None)
-        return found
+        """Every sheet's parts as the zip directory lists them (:meth:`entries_of`)."""
+        return {name: self.entries_of(name) for name in self._rids}
 
     def _resolved(self, rids: list[str]) -> tuple[str, ...]:
         """The parts the relationships ``rids`` of a sheet name."""

@@ -29,7 +29,6 @@ from automation.workbook.text import MONTHS  # noqa: F401 - re-exported
 MAX_ROWS, MAX_COLUMNS = MASTER.rows, MASTER.columns
 MAX_CELLS = MASTER.cells  # the parser lays a sheet out densely: about 32 bytes a cell
 CACHE_CELLS = 500_000  # parsed cells kept for a second read
-EACH_STAMP = 32  # part stamps worked out one by one before every sheet's is (Workbook.part_stamp)
 
 
 def column_letter(index: int) -> str:
@@ -207,27 +206,17 @@ class Workbook:
         """The CRC-32 and sizes, from the zip directory, of the part(s) sheet
         ``name`` is read from and of the shared strings its cells may point
         into (nothing is parsed): equal stamps, equal values. None when the
-        sheet has no part. Worked out for each sheet when first asked for (a
-        command asks for a few of a long campaign's thousand sheets), and for
-        every sheet at once when :data:`EACH_STAMP` were (a command that walks
-        them: the export, verify)."""
+        sheet has no part. Worked out for each sheet when first asked for: a
+        command that asks for a few of a long campaign's thousand sheets (the
+        rosters of an import) looks up those alone, and one that walks them
+        (the export, verify) each once."""
         stamps = self._stamps
         if name not in stamps:
-            info = self._gate.info
             if self._shared_stamp is None:
-                self._shared_stamp = rowcache.strings_stamp(info("xl/sharedStrings.xml"))
-            shared, targets = self._shared_stamp, self._gate.sheet_targets()
-            # a few sheets: each resolved when asked for; past that, a walk: every sheet's at once
-            if len(stamps) >= EACH_STAMP:
-                asked = targets.every_entry().items()
-            else:
-                asked = [(name, tuple(i for p in targets.get(name, ()) if (i := info(p)) is not None))]
-            for sheet, entries in asked:
-                if sheet in stamps:
-                    continue
-                stamps[sheet] = rowcache.stamp_of([(i.CRC, i.file_size, i.compress_size) for i in entries], shared)
-            if name not in stamps:  # (a sheet the workbook does not list)
-                stamps[name] = None
+                self._shared_stamp = rowcache.strings_stamp(self._gate.info("xl/sharedStrings.xml"))
+            entries = self._gate.sheet_targets().entries_of(name)
+            stamps[name] = rowcache.stamp_of([(i.CRC, i.file_size, i.compress_size) for i in entries],
+                                             self._shared_stamp)
         return stamps[name]
 
     def raw(self, name: str) -> list[list[Any]]:
