@@ -153,6 +153,24 @@ def convert(column: Column, value: Any, lists: Mapping[str, Sequence[str]]) -> t
     raise AssertionError(kind)  # pragma: no cover
 
 
+UNKEPT = object()  # the conversion of a value converted each time (see memo_key)
+
+
+def memo_key(value: Any) -> Any:
+    """What the conversion of cell ``value`` is kept under while one column of
+    a sheet is read (:func:`convert` is a function of the column, the value
+    and the lists alone): a text or no value as itself, any other value with
+    its type (1, 1.0 and True are equal keys); :data:`UNKEPT` for a float
+    zero, converted each time (0.0 and -0.0 are equal keys, and may convert
+    otherwise)."""
+    kind = type(value)
+    if kind is str or value is None:
+        return value
+    if kind is float and value == 0:
+        return UNKEPT
+    return kind, value
+
+
 def plain_texts(column: Column, values: Sequence[Any]) -> list[str] | None:
     """What :func:`convert` makes of each of ``values`` in a text column whose
     values are not parts of sheet names, when each is text that is not blank:

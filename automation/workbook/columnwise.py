@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from automation.campaign.names import norm
-from automation.workbook.cellvalues import convert, plain_texts
+from automation.workbook.cellvalues import UNKEPT, convert, memo_key, plain_texts
 from automation.workbook.columns import Column
 
 _BY_VALUE = frozenset({str, type(None)})  # a column of these alone is keyed by its values (no 1 == 1.0 == True)
@@ -75,11 +75,10 @@ def _column(column: Column, values: Sequence[Any], lists: Mapping[str, Sequence[
         else:
             out = []
             for value in values:
-                kind = type(value)
-                if kind is float and value == 0:  # (0.0 and -0.0 are equal keys, and may convert otherwise)
+                key = memo_key(value)
+                if key is UNKEPT:
                     converted, message = convert(column, value, lists)
                 else:
-                    key = value if kind is str or value is None else (kind, value)
                     found = made.get(key)
                     if found is None:
                         found = made[key] = convert(column, value, lists)

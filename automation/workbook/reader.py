@@ -18,7 +18,7 @@ from automation.errors import STOP_AFTER, CellProblem, WorkbookError, WorkbookFi
 from automation.campaign.names import NO_WORDS, YES_WORDS, match_name, norm, same, yes_no  # noqa: F401 - re-exported
 from automation.workbook.gate import MASTER, Gate, Limits
 from automation.workbook.gate import column_letter as gate_column_letter
-from automation.workbook.cellvalues import convert, describe
+from automation.workbook.cellvalues import UNKEPT, convert, describe, memo_key
 from automation.workbook.columnwise import checked_columns
 from automation.workbook import rowcache
 from automation.workbook.journal import read_settled
@@ -465,10 +465,8 @@ def validate_each(
     seen: dict[tuple[str, Any], str] = {}
     plan = [(c, positions.get(c.name), column_letter(positions[c.name]) if c.name in positions else "",
              None if c.unique else {}, c.name) for c in kind.columns]  # each column's place and letter, worked out once
-    # convert() is a function of the column, the value and the lists alone, so each column keeps what it made of
-    # each value it met (a text or no value as itself, any other by its type too: 1, 1.0 and True are equal keys; a
-    # float zero is converted each time, as 0.0 and -0.0 are too): a long roster says "German", "Line" and "Yes"
-    # thousands of times. A unique column's values never repeat.
+    # each column keeps what convert() made of each value it met, under memo_key(): a long roster says "German",
+    # "Line" and "Yes" thousands of times. A unique column's values never repeat.
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
         if not any(v is not None and not (isinstance(v, str) and not v.strip()) for v in raw_row):
             continue
@@ -480,11 +478,10 @@ def validate_each(
                 values[name] = None
                 continue
             value = raw_row[col] if col < width else None
-            kind_of_value = type(value)
-            if made is None or (kind_of_value is float and value == 0):  # (-0.0 and 0.0 are equal keys)
+            met = memo_key(value) if made is not None else UNKEPT
+            if met is UNKEPT:
                 converted, message = convert(c, value, lists)
             else:
-                met = value if kind_of_value is str or value is None else (kind_of_value, value)
                 try:
                     converted, message = made[met]
                 except KeyError:

@@ -107,3 +107,11 @@ def test_a_column_the_sheet_does_not_have_reads_as_blank() -> None:
 @given(st.lists(st.sampled_from([None, "", " ", "\t\n", "\u00a0", "x", " x ", 0, 0.0, False]), max_size=5))
 def test_a_row_holds_a_value_when_a_cell_is_neither_empty_nor_blank_text(row: list[Any]) -> None:
     assert reader._filled(row) == any(v is not None and not (isinstance(v, str) and not v.strip()) for v in row)
+
+
+def test_both_ways_keep_a_conversion_under_the_value_and_its_type_and_convert_a_float_zero_each_time() -> None:
+    from automation.workbook.cellvalues import UNKEPT, memo_key
+
+    keys = [memo_key(v) for v in (1, 1.0, True, "1", None)]
+    assert len(set(keys)) == 5 and memo_key("1") == "1" and memo_key(None) is None
+    assert memo_key(0.0) is UNKEPT and memo_key(-0.0) is UNKEPT and memo_key(0) == (int, 0)
