@@ -153,10 +153,6 @@ class Targets(Mapping[str, tuple[str, ...]]):
         info = self._gate.info
         return tuple(i for p in self[name] if (i := info(p)) is not None)
 
-    def every_entry(self) -> dict[str, tuple[Any, ...]]:
-        """Every sheet's parts as the zip directory lists them (:meth:`entries_of`)."""
-        return {name: self.entries_of(name) for name in self._rids}
-
     def _resolved(self, rids: list[str]) -> tuple[str, ...]:
         """The parts the relationships ``rids`` of a sheet name."""
         targets = self._targets.get(rids[0], ()) if len(rids) == 1 else ()

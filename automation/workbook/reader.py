@@ -468,7 +468,7 @@ def validate_each(
     # each column keeps what convert() made of each value it met, under memo_key(): a long roster says "German",
     # "Line" and "Yes" thousands of times. A unique column's values never repeat.
     for r, raw_row in enumerate(raw[top + 1:], start=top + 2):
-        if not any(v is not None and not (isinstance(v, str) and not v.strip()) for v in raw_row):
+        if not _filled(raw_row):
             continue
         values: dict[str, Any] = {}
         found: list[CellProblem] = []

@@ -113,9 +113,9 @@ def test_a_reader_asked_for_many_stamps_works_out_those_alone_and_each_as_a_read
     ("worksheets/sheet%31.xml", {}),  # %-encoded: resolved as one by one
     ("worksheets/sheet1.xml", {"worksheets/sheet1.xml": b"<worksheet/>"}),  # a part in each place it may name
 ])
-def test_every_stamp_at_once_finds_each_sheet_s_parts_as_one_by_one(tmp_path, target, extra):
-    """The parts of every sheet found at once (automation.workbook.gate._Targets.every_entry)
-    are those each sheet's targets resolve to one by one, however the target is written."""
+def test_a_sheet_s_parts_looked_up_from_the_directory_are_those_its_targets_resolve_to(tmp_path, target, extra):
+    """The parts a sheet is looked up by from the zip directory (automation.workbook.gatezip.Targets.entries_of)
+    are those its targets resolve to, however the target is written."""
     import shutil
     import zipfile
 
@@ -131,5 +131,6 @@ def test_every_stamp_at_once_finds_each_sheet_s_parts_as_one_by_one(tmp_path, ta
     gate = Workbook(book).gate
     one_by_one = gate.sheet_targets()
     expected = {name: tuple(gate.info(p) for p in one_by_one[name]) for name in one_by_one}
-    assert Workbook(book).gate.sheet_targets().every_entry() == expected
+    looked_up = Workbook(book).gate.sheet_targets()
+    assert {name: looked_up.entries_of(name) for name in one_by_one} == expected
     assert sum(len(parts) for parts in expected.values()) >= len(expected) + (1 if extra else 0)
