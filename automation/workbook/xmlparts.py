@@ -123,6 +123,7 @@ class Edit:
     end: int
     text: str
     parent: XNode | None = field(default=None, compare=False)  # the element an insertion ends (insert_child)
+    tag_of: XNode | None = field(default=None, compare=False)  # the element whose start tag it edits (set_attr)
 
 
 _SKIPPED = [None]  # the stack's entry for an element skipped, or inside one (see parse_xml)
@@ -266,14 +267,24 @@ def inserted_well_formed(doc: XmlDoc, edits: Sequence[Edit], part: str) -> bool:
     """Whether ``doc`` (a well-formed part) stays well-formed with ``edits``
     told from the edits alone: each one appends its fragment as the last
     content of a located element (:func:`insert_child`), where the element's
-    end tag is found in the text, and each fragment is well-formed XML, every
-    prefix bound, where it goes (checked as :func:`check_well_formed` checks
-    a part, wrapped in the element's namespaces). Raised as that check raises
-    for a fragment that is not; False for an edit of another kind (the part
-    edited is then checked whole). An append to a long campaign's lists
-    parses what it adds, not the thousand items before it."""
+    end tag is found in the text, or sets an attribute in the start tag of
+    a located element (:func:`set_attr`). Each fragment is checked to be
+    well-formed XML, every prefix bound, where it goes, and each start tag
+    with its attributes set (no attribute twice, each value well-formed), in
+    the element's namespaces, as :func:`check_well_formed` checks a part.
+    Raised as that check raises for one that is not; False for an edit of
+    another kind (the part edited is then checked whole).
+    An append to a long campaign's lists parses what it adds and the start
+    tags it changes, not the thousand items around them."""
     text = doc.text
+    tags: dict[int, tuple[XNode, list[Edit]]] = {}
     for edit in edits:
+        node = edit.tag_of
+        if node is not None:
+            if not node.start < edit.start <= edit.end < node.inner_start:
+                return False
+            tags.setdefault(id(node), (node, []))[1].append(edit)
+            continue
         parent = edit.parent
         if parent is None:
             return False
@@ -283,10 +294,19 @@ def inserted_well_formed(doc: XmlDoc, edits: Sequence[Edit], part: str) -> bool:
         elif not (edit.start == parent.start and edit.end == parent.end and parent.inner_start == parent.end
                   and text[parent.start:parent.end].endswith("/>")):
             return False
-        scope = "".join(f' xmlns{":" + prefix if prefix else ""}="{escape_attr(uri)}"'
-                        for prefix, uri in parent.nsmap.items() if prefix != "xml")
-        check_well_formed(f"<_{scope}>{edit.text}</_>".encode("utf-8"), part)
+        check_well_formed(f"<_{_scope(parent)}>{edit.text}</_>".encode("utf-8"), part)
+    for node, changes in tags.values():
+        tag = apply_edits(text[node.start:node.inner_start], [Edit(e.start - node.start, e.end - node.start, e.text)
+                                                              for e in changes])
+        closed = tag if tag.endswith("/>") else tag[:-1] + "/>"
+        check_well_formed(f"<_{_scope(node)}>{closed}</_>".encode("utf-8"), part)
     return True
+
+
+def _scope(node: XNode) -> str:
+    """The namespace declarations in scope at ``node`` (its own among them), as attributes."""
+    return "".join(f' xmlns{":" + prefix if prefix else ""}="{escape_attr(uri)}"'
+                   for prefix, uri in node.nsmap.items() if prefix != "xml")
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:
@@ -328,9 +348,9 @@ def set_attr(doc: XmlDoc, node: XNode, qname: str, value: str) -> Edit:
     for m in _ATTR.finditer(tag, len(node.qname) + 1):
         if m.group(1) == qname:
             group = 2 if m.group(2) is not None else 3
-            return Edit(node.start + m.start(group), node.start + m.end(group), escape_attr(value))
+            return Edit(node.start + m.start(group), node.start + m.end(group), escape_attr(value), tag_of=node)
     cut = node.start + len(tag) - (2 if tag.endswith("/>") else 1)
-    return Edit(cut, cut, f' {qname}="{escape_attr(value)}"')
+    return Edit(cut, cut, f' {qname}="{escape_attr(value)}"', tag_of=node)
 
 
 def insert_child(doc: XmlDoc, parent: XNode, fragment: str) -> Edit:
