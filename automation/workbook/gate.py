@@ -105,7 +105,10 @@ class Gate:
         self.where, self.limits = str(where), limits
         self.data: bytes | None = None  # the bytes, for a gate made by Gate.of
         self._digest: str | None = None  # their SHA-256, worked out when first asked for
-        self.archive = open_zip(self.where, data, limits)
+        key = self._key = gatememo.key_for(data, limits) if not limits.player else None
+        found = gatememo.find(key) if key is not None else None
+        # (a directory that passed each part's checks before is not checked part by part again)
+        self.archive, self._unpacked = open_zip(self.where, data, limits, found.unpacked if found else None)
         self._by_lower = getattr(self.archive, "by_lower", None) or \
             {i.filename.lower(): i for i in self.archive.infolist()}
         self._targets: Targets | None = None
@@ -120,8 +123,6 @@ class Gate:
         self._parsed_alike = False  # the parser names the sheets as the workbook part does (gatememo.Found)
         self._forms: gatememo.Forms | None = None  # what a reader found of the file's forms (gatememo.Found)
         self._text: SharedText | None = None  # the size of each shared string, read when a sheet is first checked
-        key = self._key = gatememo.key_for(data, limits) if not limits.player else None
-        found = gatememo.find(key) if key is not None else None
         if found is not None:  # a file with this directory passed before: what was found then holds
             self._checked, self._marks, self._names = set(found.checked), dict(found.marks), found.names
             self._workbook = found.workbook if found.workbook is not None else False
@@ -129,6 +130,8 @@ class Gate:
             self.docs = found.docs  # (see automation.workbook.listfacts)
             self._parsed_alike, self._forms = found.parsed_alike, found.forms
             self._lists_checked = found.checked
+            if found.unpacked is None:  # its parts were checked one by one just now: kept with what was found
+                self._keep_found()
             return
         try:
             self._check_structure()
@@ -170,7 +173,12 @@ class Gate:
             return None
         marks = {part: self._marks[part] for part in self._lists_checked if part in self._marks}
         return gatememo.Found(self._lists_checked, marks, lists, tuple(names) if names is not None else None, workbook,
-                              parsed_alike=self._parsed_alike, forms=self._forms)
+                              parsed_alike=self._parsed_alike, forms=self._forms, unpacked=self._unpacked)
+
+    @property
+    def unpacked(self) -> int:
+        """The unpacked bytes of every part of the file, as its zip directory says."""
+        return self._unpacked
 
     @property
     def forms(self) -> gatememo.Forms | None:

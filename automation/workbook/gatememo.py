@@ -47,7 +47,7 @@ from typing import Any
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"7 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"8 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
 SUFFIX = ".found"
 KEPT = 256  # the findings last kept or used that are kept: a command needs those of the file it opens (of
 # several campaigns or copies used in turn: tests/workbook/test_cache_room.py)
@@ -145,6 +145,9 @@ class Found:
     # order: found when it first read the file (automation.workbook.reader.Workbook), carried by an append
     parsed_alike: bool = field(default=False, compare=False)
     forms: Forms | None = field(default=None, compare=False)  # (None: not told)
+    # the parts' unpacked bytes in all, when the zip directory passed the gate's checks of each part
+    # (automation.workbook.gatezip.open_zip) with the limits the findings are kept under (None: not told)
+    unpacked: int | None = field(default=None, compare=False)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
@@ -157,7 +160,8 @@ class Found:
                               None if self.names is None else tuple(self.names),
                               None if wb is None else (wb.root, wb.sheets, tuple(wb.names), wb.children, wb.rels),
                               tuple((part, skip, facts) for (part, skip), facts in self.docs.items()),
-                              self.parsed_alike, None if self.forms is None else self.forms.to_plain()))
+                              self.parsed_alike, None if self.forms is None else self.forms.to_plain(),
+                              self.unpacked))
         return body + hashlib.sha256(body).digest()
 
     @classmethod
@@ -170,12 +174,12 @@ class Found:
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names, wb, docs, alike, forms = marshal.loads(body)
-            if form != FORMAT or kept_for != key:
+            form, kept_for, checked, marks, lists, names, wb, docs, alike, forms, unpacked = marshal.loads(body)
+            if form != FORMAT or kept_for != key or not (unpacked is None or isinstance(unpacked, int)):
                 return None
             return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
                        None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs},
-                       alike is True, None if forms is None else Forms.from_plain(forms))
+                       alike is True, None if forms is None else Forms.from_plain(forms), unpacked)
         except (ValueError, EOFError, TypeError):
             return None
 
@@ -223,7 +227,8 @@ def keep(key: str, found: Found) -> None:
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,
              added: Mapping[tuple[str, str], Sequence[Attributes]], names: Sequence[tuple[str, str, str]],
              changed: Mapping[tuple[str, str], Mapping[int, Attributes]] | None = None,
-             docs: Mapping[tuple[str, str], tuple] | None = None, checked: Iterable[str] = ()) -> Found | None:
+             docs: Mapping[tuple[str, str], tuple] | None = None, checked: Iterable[str] = (),
+             unpacked: int | None = None) -> Found | None:
     """The findings of a file made from the one of ``found`` by writing the
     list parts ``written`` (name -> bytes: each one that passed, with lines
     inserted into it and attributes set), whose lists gained the elements
@@ -235,7 +240,9 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
     the sheet parts the append wrote whose cells it wrote itself, within the
     limits (what :meth:`automation.workbook.gate.Gate.check_sheet` asks of
     a sheet before it is parsed: the append knows how far their values
-    reach, and wrote no document type). The workbook part's lists as an append
+    reach, and wrote no document type); ``unpacked``: the new file's parts'
+    unpacked bytes in all, when its zip directory passes the checks of each
+    part (:func:`automation.workbook.gatezip.unpacked_after`). The workbook part's lists as an append
     reads them (:class:`Workbook`) change alike: its sheets as the list of
     ``xl/workbook.xml``'s ``sheet`` elements, its relationships as that of
     ``xl/_rels/workbook.xml.rels``'s ``Relationship`` elements.
@@ -286,7 +293,7 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
                  workbook,
                  {where: facts for where, facts in (docs or {}).items() if where[0] in written},
                  found.parsed_alike and workbook is not None,  # (the sheets it added: named as it wrote them)
-                 forms)
+                 forms, unpacked)
 
 
 __all__ = ["Forms", "Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,7 +62,7 @@ def returned_limits(master: Any, master_bytes: int) -> Limits:
     unpacked total, never beyond a master's own limits. A long campaign's
     returned orders are read; a file far larger than the campaign is not."""
     infos = master.archive.infolist()
-    unpacked = sum(i.file_size for i in infos)
+    unpacked = master.unpacked
 
     def grown(floor: int, wanted: int, ceiling: int) -> int:
         return min(max(floor, wanted), ceiling)
@@ -74,8 +74,14 @@ def returned_limits(master: Any, master_bytes: int) -> Limits:
         members=grown(PLAYER.members, 3 * len(infos) + 100, MASTER.members))
 
 
-def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | zipfile.ZipFile:
-    """Step 1 of the gate: the zip directory of ``data``, checked against ``lim``."""
+def open_zip(where: str, data: bytes | Snapshot, lim: Limits, unpacked: int | None = None
+             ) -> tuple[ZipDirectory | zipfile.ZipFile, int]:
+    """Step 1 of the gate: the zip directory of ``data``, checked against
+    ``lim``, and its parts' unpacked bytes in all. ``unpacked``: those bytes,
+    when a zip directory of exactly these bytes passed the checks of each
+    part with these limits before (what was found in a master is kept under
+    both: :mod:`automation.workbook.gatememo`); its parts are then not
+    checked one by one again (the file itself still is)."""
     if data[:len(OLE_MAGIC)] == OLE_MAGIC:
         raise WorkbookFileError(
             f"{where}: the workbook is password-protected (encrypted) or in the old .xls format; Musterroll reads "
@@ -92,6 +98,8 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | 
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
         raise WorkbookFileError(f"{where}: not a complete .xlsx workbook: the file is damaged or cut short ({exc}); "
                                 "use the last good copy of the workbook") from None
+    if unpacked is not None:
+        return archive, unpacked
     infos = archive.infolist()
     if len(infos) > lim.members:
         raise WorkbookFileError(f"{where}: holds {len(infos)} parts; at most {lim.members} are accepted")
@@ -109,18 +117,45 @@ def open_zip(where: str, data: bytes | Snapshot, lim: Limits) -> ZipDirectory | 
         if info.flag_bits & 0x1:
             raise WorkbookFileError(f"{where}: part {info.filename} is encrypted; save the workbook without a password")
         total += info.file_size
-        if info.file_size > lim.part_bytes:
-            raise WorkbookFileError(f"{where}: refused: part {info.filename} would unpack to "
-                                    f"{info.file_size // 2**20} MB; at most {lim.part_bytes // 2**20} MB per part "
-                                    "is accepted")
-        if total > lim.total_bytes:
-            raise WorkbookFileError(f"{where}: refused: would unpack to more than {lim.total_bytes // 2**20} MB; "
-                                    "that is not a campaign workbook")
-        if info.file_size > 2**20 and info.file_size > lim.ratio * max(info.compress_size, 1):
-            raise WorkbookFileError(f"{where}: refused: part {info.filename} is compressed "
-                                    f"{info.file_size // max(info.compress_size, 1)}:1, a zip bomb (at most "
-                                    f"{lim.ratio}:1 is accepted)")
-    return archive
+        check_part(where, info.filename, info.file_size, info.compress_size, total, lim)
+    return archive, total
+
+
+def check_part(where: str, name: str, size: int, packed: int, total: int, lim: Limits) -> None:
+    """A part's sizes against ``lim``: ``size`` unpacked, ``packed`` as
+    stored, ``total`` the unpacked bytes of the parts up to it and it."""
+    if size > lim.part_bytes:
+        raise WorkbookFileError(f"{where}: refused: part {name} would unpack to {size // 2**20} MB; at most "
+                                f"{lim.part_bytes // 2**20} MB per part is accepted")
+    if total > lim.total_bytes:
+        raise WorkbookFileError(f"{where}: refused: would unpack to more than {lim.total_bytes // 2**20} MB; "
+                                "that is not a campaign workbook")
+    if size > 2**20 and size > lim.ratio * max(packed, 1):
+        raise WorkbookFileError(f"{where}: refused: part {name} is compressed {size // max(packed, 1)}:1, a zip "
+                                f"bomb (at most {lim.ratio}:1 is accepted)")
+
+
+def unpacked_after(unpacked: int, lim: Limits, before: Mapping[str, Any], new: Mapping[str, tuple[int, bytes, bytes]],
+                   parts: Sequence[tuple[str, bytes]]) -> int | None:
+    """The parts' unpacked bytes in all of a zip that a change made by
+    writing ``parts`` (name, bytes) into one whose directory passed step 1
+    with ``lim`` (``unpacked`` bytes in all; ``before``: its parts by
+    lower-case name, each with its unpacked ``size``), when the new
+    directory passes too. ``new``: each part as written (lower-case name ->
+    offset, local header, stored data: :class:`automation.workbook.zipraw.Written`).
+    None when it does not pass (the next gate checks every part)."""
+    total, names = unpacked, set()
+    for name, data in parts:
+        lower, wrote = name.lower(), new.get(name.lower())
+        if wrote is None or lower in names:
+            return None
+        names.add(lower)
+        total += len(data) - (before[lower].size if lower in before else 0)
+        try:  # (each part's own sizes; the total once all are counted)
+            check_part("", name, len(data), len(wrote[2]), len(data), lim)
+        except WorkbookFileError:
+            return None
+    return total if len(before) + len(names - before.keys()) <= lim.members and total <= lim.total_bytes else None
 
 
 class Targets(Mapping[str, tuple[str, ...]]):
@@ -171,4 +206,5 @@ class Targets(Mapping[str, tuple[str, ...]]):
         return len(self._rids)
 
 
-__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAIN_PATH", "PLAYER", "Targets", "open_zip", "returned_limits"]
+__all__ = ["Limits", "MASTER", "OLE_MAGIC", "PLAIN_PATH", "PLAYER", "Targets", "check_part", "open_zip",
+           "returned_limits", "unpacked_after"]

@@ -74,6 +74,7 @@ from automation.workbook.batches import records as _records
 from automation.workbook.cellxml import bounds
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.gatememo import Workbook
+from automation.workbook.gatezip import unpacked_after
 from automation.workbook.listfacts import doc_from, facts_of, keep_doc, sheet_items, skip_key
 from automation.workbook.lock import writing
 from automation.workbook.xmlparts import inserted_well_formed
@@ -552,9 +553,11 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                        for kind, part, rid in new_rels]
         # the sheets whose cells this append wrote are checked as the gate checks a sheet before it is parsed
         within = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
+        unpacked = unpacked_after(pkg.gate.unpacked, pkg.gate.limits, pkg.zip.index, written.new,
+                                  [*replaced.items(), *((n, d) for n, d, _ in added)])
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
-                     hidden, docs, within)
+                     hidden, docs, within, unpacked)
     if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them
         pkg.gate.keep_docs(pkg.parsed)
 
@@ -562,7 +565,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
 def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
                  added: Mapping[tuple[str, str], Sequence[Mapping[str, str]]], names: Sequence[tuple[str, str, str]],
                  hidden: Mapping[int, str], docs: Mapping[tuple[str, str], tuple] | None = None,
-                 checked: Sequence[str] = ()) -> None:
+                 checked: Sequence[str] = (), unpacked: int | None = None) -> None:
     """Keep what the gate of the file ``written`` would find in its lists
     (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,
     with the elements ``added`` at the ends of the lists, the defined names
@@ -572,7 +575,9 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     one of the workbook's ``sheets`` and of the workbook part's
     relationships (so each is found at its place, and the new ones follow
     them all); ``checked``: the new sheet parts that pass the check of a
-    sheet before it is parsed (:func:`gatememo.appended`)."""
+    sheet before it is parsed (:func:`gatememo.appended`); ``unpacked``:
+    the written file's parts' unpacked bytes in all, when its zip directory
+    passes the checks of each part (:func:`gatezip.unpacked_after`)."""
     found = pkg.gate.found()
     listed = found.lists.get((pkg.wb_part, "sheet"), ()) if found is not None else ()
     if found is None or len(listed) != len(sheets) or any(listed[s.index].get("name") != s.name for s in sheets) or \
@@ -582,7 +587,7 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     changed = {(pkg.wb_part, "sheet"): {i: {**listed[i], "name": name, "state": "veryHidden"}
                                         for i, name in hidden.items()}}
     carried = gatememo.appended(found, parts, elements=limits.elements, namespaces=limits.namespaces, added=added,
-                                names=names, changed=changed, docs=docs, checked=checked)
+                                names=names, changed=changed, docs=docs, checked=checked, unpacked=unpacked)
     if carried is not None:
         gatememo.keep(gatememo.key_of(written.directory, limits), carried)
 

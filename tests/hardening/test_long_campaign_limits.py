@@ -113,6 +113,7 @@ def test_the_player_bounds_grow_with_the_master_but_never_past_a_masters(tmp_pat
 
     class Master:
         archive = Huge()
+        unpacked = 50_000 * 2**20  # (the gate's count of the parts' unpacked bytes)
     limits = returned_limits(Master(), 3 * 2**30)  # type: ignore[arg-type]
     assert (limits.members, limits.file_bytes, limits.total_bytes, limits.part_bytes) == \
         (MASTER.members, MASTER.file_bytes, MASTER.total_bytes, MASTER.part_bytes)

@@ -12,7 +12,7 @@ from package_helpers import *  # noqa: F403 - the shared helpers, fixture and im
 
 from automation.cachesetting import CACHE_SETTING
 from automation.workbook import gate as gate_module
-from automation.workbook import gatememo, package
+from automation.workbook import gatememo, gatezip, package
 from automation.workbook.gate import MASTER, PLAYER, Gate
 
 from test_package_lists import KINDS, _variant
@@ -83,6 +83,8 @@ def test_an_append_carries_forward_what_a_gate_finds_in_the_file_it_wrote(
         for name in targets:
             if set(targets[name]) & written:
                 fresh.check_sheet(name)  # what they were spared, they pass
+    with zipfile.ZipFile(path) as z:  # the parts' unpacked bytes, carried as a gate of the file counts them
+        assert carried.unpacked == whole.unpacked == sum(i.file_size for i in z.infolist())
     names = dict(whole.names or ())
     assert whole.lists[("xl/workbook.xml", "sheet")][-1]["name"] == "Notes 9"
     assert any(name.startswith("_mr_batch_") for name in names)
@@ -274,3 +276,67 @@ def test_the_limits_admit_a_sheet_as_the_check_before_it_is_parsed_does() -> Non
     assert not MASTER.admits(MASTER.cells // 100 + 1, 100)  # within rows and columns, too many cells
     assert [bounds(extent(r, c)) for r, c in [(-1, -1), (0, 0), (0, 5), (6806, 18), (9, 26), (1048575, 16383)]] == \
         [(1, 1), (1, 1), (1, 6), (6807, 19), (10, 27), (1048576, 16384)]
+
+
+def _part_checks_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every part the gate checks against the limits from the zip directory, listed as it happens."""
+    seen: list[str] = []
+    check = gatezip.check_part
+
+    def counted(where: str, name: str, *args: object) -> None:
+        seen.append(name)
+        check(where, name, *args)  # type: ignore[arg-type]
+    monkeypatch.setattr(gatezip, "check_part", counted)
+    return seen
+
+
+def test_a_zip_directory_that_passed_before_is_not_checked_part_by_part_again(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    append_sheets(book, [report("Report 1")], "Refit 1")  # carries what a gate of the new file finds
+    seen = _part_checks_counted(monkeypatch)
+    again = Gate(str(book), book.read_bytes(), MASTER)
+    assert seen == []
+    with zipfile.ZipFile(book) as z:
+        assert again.unpacked == sum(i.file_size for i in z.infolist())
+    with monkeypatch.context() as m:  # without what was kept, every part is checked
+        m.setenv(CACHE_SETTING, "off")
+        Gate(str(book), book.read_bytes(), MASTER)
+    assert len(seen) == len(again.archive.infolist())
+
+
+def test_findings_kept_without_the_parts_checked_have_the_next_gate_check_them_and_keep_that(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    Gate(str(book), book.read_bytes(), MASTER)
+    key = gatememo.key_for(book.read_bytes(), MASTER)
+    kept = _kept(book)
+    assert key is not None and kept is not None
+    gatememo.keep(key, dataclasses.replace(kept, unpacked=None))  # as an append whose parts did not pass leaves it
+    seen = _part_checks_counted(monkeypatch)
+    Gate(str(book), book.read_bytes(), MASTER)
+    assert len(seen) > 0
+    assert _kept(book).unpacked == kept.unpacked  # type: ignore[union-attr]
+    seen.clear()
+    Gate(str(book), book.read_bytes(), MASTER)
+    assert seen == []
+
+
+class _Member:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+def test_a_directory_an_append_wrote_passes_only_when_each_part_it_wrote_and_the_whole_pass() -> None:
+    lim = dataclasses.replace(MASTER, part_bytes=1000, total_bytes=5000, members=4, ratio=10)
+    before = {"xl/workbook.xml": _Member(300), "xl/worksheets/sheet1.xml": _Member(2000)}
+    new = {"xl/workbook.xml": (0, b"", b"x" * 100), "xl/worksheets/sheet2.xml": (0, b"", b"x" * 200)}
+    parts = [("xl/workbook.xml", b"w" * 400), ("xl/worksheets/sheet2.xml", b"s" * 900)]
+    assert gatezip.unpacked_after(2300, lim, before, new, parts) == 2300 - 300 + 400 + 900
+    assert gatezip.unpacked_after(2300, lim, before, new, [*parts[:1], ("xl/worksheets/sheet2.xml", b"s" * 1001)]) \
+        is None  # a part over its limit
+    assert gatezip.unpacked_after(4001, lim, before, new, parts) is None  # over the total
+    assert gatezip.unpacked_after(2300, dataclasses.replace(lim, members=2), before, new, parts) is None
+    assert gatezip.unpacked_after(2300, lim, before, new, [*parts, ("XL/worksheets/sheet2.xml", b"")]) is None
+    assert gatezip.unpacked_after(2300, lim, before, {}, parts) is None  # a part not written as told
+    tight = {**new, "xl/worksheets/sheet2.xml": (0, b"", b"x")}
+    assert gatezip.unpacked_after(2300, dataclasses.replace(lim, part_bytes=2**21, total_bytes=2**23),
+                                  before, tight, [("xl/worksheets/sheet2.xml", b"s" * (2**20 + 1))]) is None  # a bomb
