@@ -136,26 +136,31 @@ def check_part(where: str, name: str, size: int, packed: int, total: int, lim: L
 
 
 def unpacked_after(unpacked: int, lim: Limits, before: Mapping[str, Any], new: Mapping[str, tuple[int, bytes, bytes]],
-                   parts: Sequence[tuple[str, bytes]]) -> int | None:
-    """The parts' unpacked bytes in all of a zip that a change made by
-    writing ``parts`` (name, bytes) into one whose directory passed step 1
-    with ``lim`` (``unpacked`` bytes in all; ``before``: its parts by
-    lower-case name, each with its unpacked ``size``), when the new
-    directory passes too. ``new``: each part as written (lower-case name ->
-    offset, local header, stored data: :class:`automation.workbook.zipraw.Written`).
-    None when it does not pass (the next gate checks every part)."""
+                   replaced: Mapping[str, bytes], added: Sequence[tuple[str, bytes]]) -> int | None:
+    """The parts' unpacked bytes in all of a zip that a change made from one
+    whose directory passed step 1 with ``lim`` (``unpacked`` bytes in all;
+    ``before``: its parts by lower-case name, each with its unpacked
+    ``size``), when the new directory passes too: ``replaced`` (name ->
+    bytes) are parts of the zip before written anew, ``added`` (name, bytes)
+    new parts, each named as no part of the zip before nor another part
+    written; ``new``: each part as written (lower-case name -> offset, local
+    header, stored data: :class:`automation.workbook.zipraw.Written`). None
+    when it does not pass (the next gate checks every part)."""
+    if len(before) + len(added) > lim.members:
+        return None
     total, names = unpacked, set()
-    for name, data in parts:
-        lower, wrote = name.lower(), new.get(name.lower())
-        if wrote is None or lower in names:
-            return None
-        names.add(lower)
-        total += len(data) - (before[lower].size if lower in before else 0)
-        try:  # (each part's own sizes; the total once all are counted)
-            check_part("", name, len(data), len(wrote[2]), len(data), lim)
-        except WorkbookFileError:
-            return None
-    return total if len(before) + len(names - before.keys()) <= lim.members and total <= lim.total_bytes else None
+    try:
+        for name, data, anew in [*((n, d, False) for n, d in replaced.items()), *((n, d, True) for n, d in added)]:
+            lower = name.lower()
+            wrote = new.get(lower)
+            if wrote is None or lower in names or (lower in before) == anew:
+                return None
+            names.add(lower)
+            total += len(data) - (0 if anew else before[lower].size)
+            check_part("", name, len(data), len(wrote[2]), total, lim)  # (the checks of step 1, as the total grows)
+    except WorkbookFileError:
+        return None
+    return total
 
 
 class Targets(Mapping[str, tuple[str, ...]]):

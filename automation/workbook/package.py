@@ -553,8 +553,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
                        for kind, part, rid in new_rels]
         # the sheets whose cells this append wrote are checked as the gate checks a sheet before it is parsed
         within = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
-        unpacked = unpacked_after(pkg.gate.unpacked, pkg.gate.limits, pkg.zip.index, written.new,
-                                  [*replaced.items(), *((n, d) for n, d, _ in added)])
+        unpacked = unpacked_after(pkg.gate.unpacked, pkg.gate.limits, pkg.zip.index, written.new, replaced,
+                                  [(n, d) for n, d, _ in added])
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
                      hidden, docs, within, unpacked)

@@ -329,14 +329,18 @@ def test_a_directory_an_append_wrote_passes_only_when_each_part_it_wrote_and_the
     lim = dataclasses.replace(MASTER, part_bytes=1000, total_bytes=5000, members=4, ratio=10)
     before = {"xl/workbook.xml": _Member(300), "xl/worksheets/sheet1.xml": _Member(2000)}
     new = {"xl/workbook.xml": (0, b"", b"x" * 100), "xl/worksheets/sheet2.xml": (0, b"", b"x" * 200)}
-    parts = [("xl/workbook.xml", b"w" * 400), ("xl/worksheets/sheet2.xml", b"s" * 900)]
-    assert gatezip.unpacked_after(2300, lim, before, new, parts) == 2300 - 300 + 400 + 900
-    assert gatezip.unpacked_after(2300, lim, before, new, [*parts[:1], ("xl/worksheets/sheet2.xml", b"s" * 1001)]) \
+    replaced, added = {"xl/workbook.xml": b"w" * 400}, [("xl/worksheets/sheet2.xml", b"s" * 900)]
+    assert gatezip.unpacked_after(2300, lim, before, new, replaced, added) == 2300 - 300 + 400 + 900
+    assert gatezip.unpacked_after(2300, lim, before, new, replaced, [("xl/worksheets/sheet2.xml", b"s" * 1001)]) \
         is None  # a part over its limit
-    assert gatezip.unpacked_after(4001, lim, before, new, parts) is None  # over the total
-    assert gatezip.unpacked_after(2300, dataclasses.replace(lim, members=2), before, new, parts) is None
-    assert gatezip.unpacked_after(2300, lim, before, new, [*parts, ("XL/worksheets/sheet2.xml", b"")]) is None
-    assert gatezip.unpacked_after(2300, lim, before, {}, parts) is None  # a part not written as told
-    tight = {**new, "xl/worksheets/sheet2.xml": (0, b"", b"x")}
+    assert gatezip.unpacked_after(4001, lim, before, new, replaced, added) is None  # over the total
+    assert gatezip.unpacked_after(2300, dataclasses.replace(lim, members=2), before, new, replaced, added) is None
+    assert gatezip.unpacked_after(2300, lim, before, new, replaced, [*added, ("XL/worksheets/sheet2.xml", b"")]) \
+        is None  # a name taken twice
+    taken = {**new, "xl/worksheets/sheet1.xml": (0, b"", b"x")}
+    assert gatezip.unpacked_after(2300, lim, before, taken, replaced, [("xl/worksheets/sheet1.xml", b"")]) is None
+    assert gatezip.unpacked_after(2300, lim, before, new, {"xl/styles.xml": b""}, added) is None  # not there before
+    assert gatezip.unpacked_after(2300, lim, before, {}, replaced, added) is None  # a part not written as told
+    tight = {**new, "xl/worksheets/sheet2.xml": (0, b"", b"x")}  # a zip bomb
     assert gatezip.unpacked_after(2300, dataclasses.replace(lim, part_bytes=2**21, total_bytes=2**23),
-                                  before, tight, [("xl/worksheets/sheet2.xml", b"s" * (2**20 + 1))]) is None  # a bomb
+                                  before, tight, {}, [("xl/worksheets/sheet2.xml", b"s" * (2**20 + 1))]) is None
