@@ -78,7 +78,7 @@ def _located(tree: Any, parse: Parse, worksheets: Sequence[str], add: Sequence[s
             any(c is not None and c.tag.rpartition("}")[2] == "lpstr" for c in counts):
         return False
     plan = _plan(["".join(c.itertext()) if c is not None else None for c in counts],
-                 ["".join(e.itertext()) for e in items], worksheets, add, remove)
+                 [e.text or "" for e in items], worksheets, add, remove)  # (each title: text alone, as checked)
     if plan is None:
         return None
     k, offset, count, taken = plan

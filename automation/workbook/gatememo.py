@@ -265,7 +265,7 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
     for where, now in (changed or {}).items():
         if where not in lists or where[0] not in written or not all(0 <= i < len(lists[where]) for i in now):
             return None
-        lists[where] = tuple(now.get(i, attributes) for i, attributes in enumerate(lists[where]))
+        lists[where] = _with(lists[where], now)
     for where, more in added.items():
         if where not in lists or where[0] not in written:
             return None
@@ -277,8 +277,7 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
     if workbook is not None:
         sheets = workbook.sheets
         if sheets is not None:
-            sheets = tuple((changed or {}).get(sheets_at, {}).get(i, a) for i, a in enumerate(sheets))
-            sheets = (*sheets, *added.get(sheets_at, ()))
+            sheets = (*_with(sheets, (changed or {}).get(sheets_at, {})), *added.get(sheets_at, ()))
         rels = None if workbook.rels is None else (*workbook.rels, *added.get(rels_at, ()))
         children = workbook.children if not names else (workbook.children or 0) + len(names)
         workbook = Workbook(workbook.root, sheets, (*workbook.names, *names), children, rels)
@@ -294,6 +293,18 @@ def appended(found: Found, written: Mapping[str, bytes], *, elements: int, names
                  {where: facts for where, facts in (docs or {}).items() if where[0] in written},
                  found.parsed_alike and workbook is not None,  # (the sheets it added: named as it wrote them)
                  forms, unpacked)
+
+
+def _with(items: tuple[Attributes, ...], now: Mapping[int, Attributes]) -> tuple[Attributes, ...]:
+    """``items`` with those at the places of ``now`` replaced by its (a few of a thousand: the rest not
+    walked); a place past the end, or before the start, changes nothing."""
+    if not now:
+        return items
+    out = list(items)
+    for i, attributes in now.items():
+        if 0 <= i < len(out):
+            out[i] = attributes
+    return tuple(out)
 
 
 __all__ = ["Forms", "Found", "Workbook", "appended", "find", "folder", "keep", "key_for", "key_of"]

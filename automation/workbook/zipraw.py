@@ -110,27 +110,69 @@ def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
 
 
 class RawMember(NamedTuple):
-    """One member as the zip stores it (a named tuple: a large package has
-    thousands, and a tuple is made in one step)."""
+    """One member as the zip directory lists it (a named tuple: a large
+    package has thousands, and a tuple is made in one step). Its local
+    record is found when first asked for (:attr:`local`, :attr:`data_start`),
+    and checked then: where the directory says, of the name it says, not
+    reaching into the next member. An append copies the records of most
+    members untouched, where they lie, and reads none of them."""
 
     name: str
     central: bytes  # the original central directory record
-    stored: memoryview  # the original local record: header, name, extra, data, descriptor (no copy; see local)
+    source: Any  # the zip's bytes (bytes, a mapped file or a snapshot), which the local record lies in
     method: int
     crc: int
     size: int
-    data_start: int
-    data_len: int
+    offset: int  # where the local record starts
+    data_len: int  # the stored (compressed) bytes
+    following: int  # where the next member (or the directory) starts: the record may not reach past it
+    where: str  # the file, for a refusal
     held: Any = None  # the snapshot the record lies in, which copies a part when first read (or None)
+
+    def _extent(self) -> tuple[int, int]:
+        """(where the data starts in the local record, where the record ends
+        in the zip), the record checked against the directory."""
+        data, at = self.source, self.offset
+        mapped = getattr(data, "mapped", None)  # (a snapshot copied every local header when it was taken)
+        view = mapped() if mapped is not None else data
+        signature, flags, nlen, elen = _LOCAL.unpack_from(view, at) if at + 30 <= self.following else (0, 0, 0, 0)
+        if signature != 0x04034B50:
+            raise WorkbookFileError(f"{self.where}: member {self.name} has no local header where the directory says")
+        name_len = struct.unpack_from("<H", self.central, 28)[0]
+        if nlen != name_len or view[at + 30:at + 30 + nlen] != self.central[46:46 + name_len]:
+            raise WorkbookFileError(f"{self.where}: member {self.name} is named differently in its local header")
+        start, following = 30 + nlen + elen, self.following
+        end = at + start + self.data_len
+        if flags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
+            if following - end in (12, 16, 20, 24):
+                end = following
+            else:
+                wide = has_zip64(bytes(view[at + 30 + nlen:at + start]))
+                end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
+        if end > following:
+            raise WorkbookFileError(f"{self.where}: member {self.name} is truncated or overlaps another member")
+        return start, end
+
+    @property
+    def data_start(self) -> int:
+        """Where the data starts in :attr:`local`."""
+        return self._extent()[0]
+
+    @property
+    def stored(self) -> memoryview:
+        """The original local record as the zip's bytes hold it (no copy; see :attr:`local`)."""
+        end = self._extent()[1]
+        mapped = getattr(self.source, "mapped", None)
+        return (mapped() if mapped is not None else memoryview(self.source))[self.offset:end]
 
     @property
     def local(self) -> memoryview:
         """The original local record: header, name, extra, data, descriptor
         (copied first from the file, where a snapshot holds it and has not)."""
+        stored = self.stored
         if self.held is not None:
-            at = offset_of(self)
-            self.held.fill(at, at + len(self.stored))
-        return self.stored
+            self.held.fill(self.offset, self.offset + len(stored))
+        return stored
 
 
 @dataclass(frozen=True)
@@ -179,7 +221,9 @@ DIRECTORY_RECORD = struct.Struct("<IHHHHHHIIIHHHHHII")
 def parse_zip(data: Any, where: str) -> RawZip:
     """The members of the zip in ``data`` (bytes, a file mapped in memory, or
     a :class:`~automation.workbook.snapshot.Snapshot`); members view ``data``
-    without copying it. A snapshot has copied the zip directory and every
+    without copying it. The directory is read and checked here; each
+    member's local record is found and checked when first read or copied
+    (:class:`RawMember`). A snapshot has copied the zip directory and every
     part's local header when it was taken: they are read from its mapping as
     it is, and a member's record copied when first read (``RawMember.local``)."""
     mapped = getattr(data, "mapped", None)
@@ -201,7 +245,7 @@ def parse_zip(data: Any, where: str) -> RawZip:
         raise refuse("multi-volume zip archives are not supported")
     if cd_off + cd_size != pos:
         raise refuse("the zip has unexpected bytes before or inside its directory")
-    entries: list[tuple[str, str, bytes, int, int, int, int, int, bytes]] = []
+    entries: list[tuple[str, str, bytes, int, int, int, int, int]] = []
     directory = bytes(view[cd_off:pos])  # copied once: its records are cut from it (a thousand, in a long campaign)
     at, total, names = 0, 0, set()
     for _ in range(count):
@@ -230,32 +274,19 @@ def parse_zip(data: Any, where: str) -> RawZip:
                     raise refuse(f"member {name} {why}")
         names.add(lower)
         end_at = at + 46 + nlen + elen + mlen
-        entries.append((name, lower, directory[at:end_at], method, crc, csize, usize, offset, raw_name))
+        entries.append((name, lower, directory[at:end_at], method, crc, csize, usize, offset))
         at = end_at
     if at > len(directory):
         raise refuse("the zip directory is damaged")
     starts = sorted({e[7] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
     members, index = [], {}
-    local = _LOCAL.unpack_from
-    for name, lower, central_record, method, crc, csize, usize, offset, raw_name in entries:
-        # (the signature read with the lengths, at once)
-        signature, lflags, lnlen, lelen = local(view, offset) if offset + 30 <= cd_off else (0, 0, 0, 0)
-        if signature != 0x04034B50:
+    source = data if held is not None else view
+    for name, lower, central_record, method, crc, csize, usize, offset in entries:
+        if offset >= cd_off:
             raise refuse(f"member {name} has no local header where the directory says")
-        if lnlen != len(raw_name) or view[offset + 30:offset + 30 + lnlen] != raw_name:
-            raise refuse(f"member {name} is named differently in its local header")
-        data_start, following = 30 + lnlen + lelen, following_of[offset]
-        end = offset + data_start + csize
-        if lflags & 0x08:  # a data descriptor follows: 12 to 24 bytes, with or without its signature
-            if following - end in (12, 16, 20, 24):
-                end = following
-            else:
-                wide = has_zip64(bytes(data[offset + 30 + lnlen:offset + data_start]))
-                end += (4 if data[end:end + 4] == b"PK\x07\x08" else 0) + (20 if wide else 12)
-        if end > following:
-            raise refuse(f"member {name} is truncated or overlaps another member")
-        member = RawMember(name, central_record, view[offset:end], method, crc, usize, data_start, csize, held)
+        member = RawMember(name, central_record, source, method, crc, usize, offset, csize, following_of[offset],
+                           where, held)
         members.append(member)
         index[lower] = member
     return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], index)
@@ -346,8 +377,8 @@ class Written:
 
 
 def offset_of(member: RawMember) -> int:
-    """Where the member's local record starts in the file (from its directory record)."""
-    return struct.unpack_from("<I", member.central, 42)[0]
+    """Where the member's local record starts in the file (as its directory record says)."""
+    return member.offset
 
 
 def tail_start(source: RawZip, changed: set[str]) -> int | None:
