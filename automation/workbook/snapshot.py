@@ -10,9 +10,15 @@ the gate, calamine and a writer all read it.
 A long campaign is mostly sheet parts that a command never reads: at 5,000
 stands and 100 dates the file is 39 MB, of which a refit reads about 2 MB,
 and copying it whole took 20 ms. So a sheet part (``xl/worksheets/*.xml``)
-of :data:`LAZY_PART` or more is copied when first read, whole, from the
-descriptor the snapshot keeps open on the file it took; everything else
-(the zip directory, every local header, the other parts) is copied at once.
+is copied when first read, whole (its local record, from its local header
+on), from the descriptor the snapshot keeps open on the file it took;
+everything else (the zip directory, the other parts: the lists, styles,
+shared strings a parser reads when it opens the file) is copied at once.
+Nothing reads a local header before it reads or copies the part: the zip
+readers read the directory when they open the file
+(:mod:`automation.workbook.zipraw`, :mod:`automation.workbook.zipdir`).
+The small sheets were copied at once too until a hundred dates made eight
+hundred of them, copied in two hundred pieces on every command.
 Every read of the snapshot goes through :meth:`Snapshot.fill` (it is not a
 buffer itself), so nothing reads a part before it is copied, and what is
 copied never changes.
@@ -47,8 +53,7 @@ from automation.errors import WorkbookFileError
 from automation.workbook.zipraw import end_record
 
 STEP = 1 << 30  # the most one sendfile call is asked to copy
-LAZY_PART = 16 << 10  # a sheet part at least this large is copied when first read (a smaller one at once)
-HEAD = 64  # bytes after a part's name copied at once (its local header's extra field, as a rule)
+LAZY_PART = 1  # a sheet part at least this large is copied when first read (a smaller one at once): every one
 SHEET_PART = re.compile(rb"xl/worksheets/[^/]+\.xml", re.IGNORECASE)
 # of a central directory record: the stored size; the name's, extra field's and comment's lengths; the local header
 CENTRAL = struct.Struct("<20xI4xHHH8xI")
@@ -134,9 +139,7 @@ class Snapshot:
 
     def fill_part(self, header: int) -> None:
         """Copy the part whose local header is at ``header``, if not yet copied."""
-        i = bisect.bisect_left(self._heads, header)
-        if i < len(self._heads) and self._heads[i] == header:
-            self.fill(self._starts[i], self._starts[i] + 1)
+        self.fill(header, header + 1)
 
     def wrote_from(self, start: int) -> None:
         """This command wrote the file in place from byte ``start`` on (every
@@ -195,11 +198,11 @@ def fd_path(fd: int) -> str:
 
 def lazy_parts(source: int, size: int) -> list[tuple[int, int, int]] | None:
     """The sheet parts of the zip in ``source`` (``size`` bytes) at least
-    :data:`LAZY_PART` long, in file order: where each one's local header
-    starts, and where its bytes start past that header (and :data:`HEAD`
-    more) and end (the next part or the directory). None when the
-    directory cannot be read plainly (the file is then copied whole, and the
-    gate says what is wrong)."""
+    :data:`LAZY_PART` long, in file order: where each one's local record
+    starts (its local header: given twice, as where the part is known by and
+    where its bytes still to be copied start) and where it ends (the next
+    part or the directory). None when the directory cannot be read plainly
+    (the file is then copied whole, and the gate says what is wrong)."""
     tail_at = max(0, size - 65557)
     tail = os.pread(source, size - tail_at, tail_at)
     pos = end_record(tail)
@@ -221,9 +224,8 @@ def lazy_parts(source: int, size: int) -> list[tuple[int, int, int]] | None:
     entries.sort()
     found: list[tuple[int, int, int]] = []
     for (offset, nlen, sheet), following in zip(entries, [e[0] for e in entries[1:]] + [cd_off]):
-        start = offset + 30 + nlen + HEAD
-        if sheet and following - start >= LAZY_PART and following <= cd_off:
-            found.append((offset, start, following))
+        if sheet and offset < following <= cd_off:
+            found.append((offset, offset, following))
     return found
 
 

@@ -133,7 +133,9 @@ class RawMember(NamedTuple):
         """(where the data starts in the local record, where the record ends
         in the zip), the record checked against the directory."""
         data, at = self.source, self.offset
-        mapped = getattr(data, "mapped", None)  # (a snapshot copied every local header when it was taken)
+        if self.held is not None:  # a snapshot: the record copied first, from its local header on
+            self.held.fill(at, at + 1)
+        mapped = getattr(data, "mapped", None)
         view = mapped() if mapped is not None else data
         signature, flags, nlen, elen = _LOCAL.unpack_from(view, at) if at + 30 <= self.following else (0, 0, 0, 0)
         if signature != 0x04034B50:

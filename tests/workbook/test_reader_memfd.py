@@ -31,13 +31,19 @@ def test_the_values_are_those_of_the_bytes_read_from_memory_or_not(tmp_path: Pat
 
 
 @pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="no anonymous in-memory files here")
-def test_a_file_changed_on_disk_after_it_was_read_is_not_what_is_parsed(tmp_path: Path) -> None:
+def test_a_file_changed_on_disk_after_it_was_read_is_not_what_is_parsed(tmp_path: Path, monkeypatch) -> None:
+    from automation.cachesetting import CACHE_SETTING
+
+    monkeypatch.setenv(CACHE_SETTING, "off")  # (every sheet read from the file, none as an earlier read kept it)
     book = tmp_path / "b.xlsx"
     shutil.copyfile(SAMPLE, book)
     opened = Workbook(book)
-    first = opened.sheet_names[0]
+    first, second = opened.sheet_names[:2]
+    expected = opened.raw(first)
     book.write_bytes(b"not a workbook any more")  # after the gate checked the bytes it read
-    assert opened.raw(first)  # parsed from the bytes read, lazily
+    assert opened.raw(first) == expected  # read before: parsed from the bytes read
+    with pytest.raises(reader.WorkbookFileError, match="changed on disk while it was read"):
+        opened.raw(second)  # a sheet part still to be copied: refused, never read from the new bytes
 
 
 def test_without_anonymous_files_the_bytes_are_read_from_memory(monkeypatch) -> None:
