@@ -61,7 +61,6 @@ from automation.workbook.snapshot import whole
 CHUNK = 1 << 20
 TREES = ("_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels")  # the list parts the gate parses whole
 KEEP_BYTES = 16 * 2**20  # a list part up to this size keeps its inflated bytes from the scan for the parse
-GATHERED = ("sheet", "Relationship")  # the elements of a player's lists gathered by their scan (Gate._elements)
 MAIN_NS = ("http://schemas.openxmlformats.org/spreadsheetml/2006/main",
            "http://purl.oclc.org/ooxml/spreadsheetml/main")
 REL_NS = ("http://schemas.openxmlformats.org/officeDocument/2006/relationships",
@@ -320,8 +319,7 @@ class Gate:
                     for part in self.resolve(rel.get("Target", "")):
                         (whole if kind == "styles" else prolog_only).add(part)
         for name in sorted(whole):
-            tree = name.lower() in TREES
-            self._scan(name, whole=True, keep=tree, gather=GATHERED if tree and self.limits.player else ())
+            self._scan(name, whole=True, keep=name.lower() in TREES)
         prolog_only |= {i.filename for i in self.archive.infolist() if i.filename.lower() == "xl/sharedstrings.xml"}
         for name in sorted(prolog_only - whole):  # the shared strings (the reader also takes them by this name)
             self._scan(name, whole=False)
@@ -365,9 +363,6 @@ class Gate:
         """The attributes of every ``local`` element (any namespace) of part
         ``name``, as ElementTree holds them: a namespaced attribute is keyed
         ``"{namespace}name"``."""
-        if (name, local) not in self._found and self.limits.player and name.lower() in TREES and \
-                name not in self._checked:  # a player's lists: gathered by their scan, not parsed again as trees
-            self._scan(name, whole=True, keep=True, gather=GATHERED)
         if (name, local) not in self._found:
             self._found[(name, local)] = [element.attrib for element in self._tree(name).iter()
                                           if _local(element.tag) == local]
@@ -413,17 +408,12 @@ class Gate:
         except Exception as exc:  # noqa: BLE001 - zipfile, zlib and CRC errors of a damaged part
             raise _Refused(f"part {name} is damaged ({str(exc)[:120]}); use the last good copy of the workbook") from None
 
-    def _scan(self, name: str, whole: bool, exact: bool = False, keep: bool = False,
-              gather: tuple[str, ...] = ()) -> None:
+    def _scan(self, name: str, whole: bool, exact: bool = False, keep: bool = False) -> None:
         """Stream part ``name`` through expat: no DTD, bounded namespaces and
         (``whole``) elements; read to its end so its size and CRC are checked.
         Elements are counted one by one (``exact``) only when the part has
         more ``<`` than the limit allows elements. With ``keep`` (and
-        ``whole``), the bytes of a part that passes are kept for :meth:`_tree`.
-        With ``gather`` (and ``whole``), the attributes of each element of
-        those local names are kept as :meth:`_elements` gives them, once the
-        part passes (a player's lists of six hundred sheets: the part is not
-        parsed again as a tree for them)."""
+        ``whole``), the bytes of a part that passes are kept for :meth:`_tree`."""
         if name in self._checked:
             return
         chunks: list[bytes] | None = [] if keep and whole and self.archive.getinfo(name).file_size <= KEEP_BYTES \
@@ -449,17 +439,7 @@ class Gate:
         parser.StartDoctypeDeclHandler = dtd
         parser.EntityDeclHandler = dtd
         parser.StartNamespaceDeclHandler = namespace
-        gathered: dict[str, list[Mapping[str, str]]] = {local: [] for local in gather} if whole else {}
-        if gathered:
-            def listed(tag: str, attrs: dict[str, str]) -> None:
-                if exact:
-                    element()
-                every = gathered.get(tag.rpartition(" ")[2])
-                if every is not None:  # (a namespaced attribute named as ElementTree names it: "{namespace}name")
-                    every.append({("{" + k.replace(" ", "}", 1) if " " in k else k): v for k, v in attrs.items()})
-
-            parser.StartElementHandler = listed
-        elif whole and exact:
+        if whole and exact:
             parser.StartElementHandler = element
         elif not whole:  # past the root element no DTD can come: only the size and CRC are left to check
             def root(_: str, attrs: dict[str, str]) -> None:
@@ -490,8 +470,6 @@ class Gate:
             self._kept[name] = b"".join(chunks)
         if whole:
             self._marks[name] = marks
-        for local, every in gathered.items():
-            self._found[(name, local)] = every
         self._checked.add(name)
 
     def check_part(self, name: str) -> None:

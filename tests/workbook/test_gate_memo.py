@@ -155,8 +155,7 @@ def test_a_players_file_is_always_checked_whole(book: Path, monkeypatch: pytest.
     before = sorted(gatememo.folder().glob("*" + gatememo.SUFFIX))
     seen = _parsing_counted(monkeypatch)
     Gate(str(book), data, PLAYER).sheet_targets()
-    assert {"scan xl/workbook.xml", "scan xl/_rels/workbook.xml.rels"} <= set(seen)
-    assert "parse" not in seen  # (its sheets and relationships gathered as they were scanned: test_gate_gathered.py)
+    assert "scan xl/workbook.xml" in seen and "parse" in seen
     assert sorted(gatememo.folder().glob("*" + gatememo.SUFFIX)) == before  # and nothing is kept for it
 
 
