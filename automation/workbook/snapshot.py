@@ -65,21 +65,20 @@ class Snapshot:
     bytes; :meth:`whole` is a buffer for hashing and comparing. Not a buffer
     itself: every read goes through :meth:`fill`."""
 
-    __slots__ = ("fd", "_map", "_source", "_where", "_identity", "_heads", "_starts", "_ends", "__weakref__")
+    __slots__ = ("fd", "_map", "_source", "_where", "_identity", "_starts", "_ends", "__weakref__")
 
     def __init__(self, fd: int, size: int, source: int | None = None, where: str = "",
-                 lazy: Sequence[tuple[int, int, int]] = (), identity: tuple[int, ...] | None = None) -> None:
+                 lazy: Sequence[tuple[int, int]] = (), identity: tuple[int, ...] | None = None) -> None:
         """The snapshot in anonymous file ``fd`` (``size`` bytes), every byte
-        copied but the parts ``lazy`` lists (each one's local header, and where
-        its bytes still to be copied start and end), copied from descriptor
+        copied but the parts ``lazy`` lists (where each one's local record
+        starts, and where the part ends), copied from descriptor
         ``source`` of the file at ``where`` when first read, while its size and
         time of modification are still ``identity``."""
         self.fd = fd
         self._map = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
         self._source, self._where, self._identity = source, where, identity
-        self._heads = [h for h, _, _ in lazy]
-        self._starts = [a for _, a, _ in lazy]
-        self._ends = [b for _, _, b in lazy]
+        self._starts = [a for a, _ in lazy]
+        self._ends = [b for _, b in lazy]
 
     @property
     def path(self) -> str:
@@ -111,8 +110,9 @@ class Snapshot:
     def mapped(self) -> memoryview:
         """The mapping as copied so far (read-only), for a zip parser that
         copies a part before it reads it (:class:`automation.workbook.zipraw.RawMember`):
-        the zip directory and every part's local header are copied when the
-        snapshot is taken (:func:`lazy_parts`); a part not yet copied reads as zeros."""
+        the zip directory and every part but the sheets are copied when the
+        snapshot is taken (:func:`lazy_parts`); a sheet part not yet copied,
+        its local header with it, reads as zeros."""
         return memoryview(self._map).toreadonly()
 
     def whole(self) -> memoryview:
@@ -135,7 +135,7 @@ class Snapshot:
             if not same:
                 raise WorkbookFileError(f"{self._where}: the workbook changed on disk while it was read (saved "
                                         "meanwhile?); nothing was written: run the command again")
-            del self._heads[i], self._starts[i], self._ends[i]
+            del self._starts[i], self._ends[i]
 
     def fill_part(self, header: int) -> None:
         """Copy the part whose local header is at ``header``, if not yet copied."""
@@ -196,12 +196,11 @@ def fd_path(fd: int) -> str:
     return f"/proc/self/fd/{fd}"
 
 
-def lazy_parts(source: int, size: int) -> list[tuple[int, int, int]] | None:
+def lazy_parts(source: int, size: int) -> list[tuple[int, int]] | None:
     """The sheet parts of the zip in ``source`` (``size`` bytes) at least
     :data:`LAZY_PART` long, in file order: where each one's local record
-    starts (its local header: given twice, as where the part is known by and
-    where its bytes still to be copied start) and where it ends (the next
-    part or the directory). None when the directory cannot be read plainly
+    starts (its local header) and where it ends (the next part or the
+    directory). None when the directory cannot be read plainly
     (the file is then copied whole, and the gate says what is wrong)."""
     tail_at = max(0, size - 65557)
     tail = os.pread(source, size - tail_at, tail_at)
@@ -222,10 +221,10 @@ def lazy_parts(source: int, size: int) -> list[tuple[int, int, int]] | None:
         entries.append((offset, nlen, sheet))
         at += 46 + nlen + elen + mlen
     entries.sort()
-    found: list[tuple[int, int, int]] = []
+    found: list[tuple[int, int]] = []
     for (offset, nlen, sheet), following in zip(entries, [e[0] for e in entries[1:]] + [cd_off]):
         if sheet and offset < following <= cd_off:
-            found.append((offset, offset, following))
+            found.append((offset, following))
     return found
 
 
@@ -249,7 +248,7 @@ def take(path: Path) -> bytes | Snapshot:
         lazy = lazy_parts(source, size) if size >= LAZY_PART else None
         try:
             at = 0
-            for _, start, end in lazy or ():  # what lies between: every header, the other parts, the directory
+            for start, end in lazy or ():  # what lies between: the other parts, the directory
                 if at < start and not _send(fd, source, at, start):
                     raise OSError("the file was cut short")
                 at = end

@@ -127,16 +127,20 @@ class RawMember(NamedTuple):
     data_len: int  # the stored (compressed) bytes
     following: int  # where the next member (or the directory) starts: the record may not reach past it
     where: str  # the file, for a refusal
-    held: Any = None  # the snapshot the record lies in, which copies a part when first read (or None)
+
+    @property
+    def held(self) -> Any:
+        """The snapshot the record lies in, which copies a part when first read (None: plain bytes)."""
+        return self.source if hasattr(self.source, "mapped") else None
 
     def _extent(self) -> tuple[int, int]:
         """(where the data starts in the local record, where the record ends
         in the zip), the record checked against the directory."""
         data, at = self.source, self.offset
-        if self.held is not None:  # a snapshot: the record copied first, from its local header on
-            self.held.fill(at, at + 1)
-        mapped = getattr(data, "mapped", None)
-        view = mapped() if mapped is not None else data
+        held = self.held
+        if held is not None:  # a snapshot: the record copied first, from its local header on
+            held.fill(at, at + 1)
+        view = held.mapped() if held is not None else data
         signature, flags, nlen, elen = _LOCAL.unpack_from(view, at) if at + 30 <= self.following else (0, 0, 0, 0)
         if signature != 0x04034B50:
             raise WorkbookFileError(f"{self.where}: member {self.name} has no local header where the directory says")
@@ -161,20 +165,21 @@ class RawMember(NamedTuple):
         return self._extent()[0]
 
     @property
-    def stored(self) -> memoryview:
-        """The original local record as the zip's bytes hold it (no copy; see :attr:`local`)."""
-        end = self._extent()[1]
-        mapped = getattr(self.source, "mapped", None)
-        return (mapped() if mapped is not None else memoryview(self.source))[self.offset:end]
-
-    @property
     def local(self) -> memoryview:
         """The original local record: header, name, extra, data, descriptor
-        (copied first from the file, where a snapshot holds it and has not)."""
-        stored = self.stored
-        if self.held is not None:
-            self.held.fill(self.offset, self.offset + len(stored))
-        return stored
+        (no copy; copied first from the file, where a snapshot holds it and has not)."""
+        return self._record()[0]
+
+    def stored_data(self) -> memoryview:
+        """The member's data as stored (deflated or not), its record checked once."""
+        record, start = self._record()
+        return record[start:start + self.data_len]
+
+    def _record(self) -> tuple[memoryview, int]:
+        """The local record (see :attr:`local`) and where its data starts in it."""
+        start, end = self._extent()  # (a snapshot's record copied by it, from its local header on)
+        held = self.held
+        return (held.mapped() if held is not None else memoryview(self.source))[self.offset:end], start
 
 
 @dataclass(frozen=True)
@@ -193,7 +198,7 @@ class RawZip:
             raise WorkbookFileError(f"{self.where}: part {name} is missing")
         if m.method not in (0, 8):
             raise WorkbookFileError(f"{self.where}: part {name} uses zip method {m.method}, which cannot be read")
-        raw = m.local[m.data_start:m.data_start + m.data_len]
+        raw = m.stored_data()
         try:
             data = raw if m.method == 0 else zlib.decompressobj(-15).decompress(raw, m.size + 1)
         except zlib.error as exc:
@@ -207,7 +212,7 @@ class RawZip:
         m = self.get(name)
         if m is None or m.method != 8:
             return None
-        return Deflated(bytes(m.local[m.data_start:m.data_start + m.data_len]), m.crc, m.size)
+        return Deflated(bytes(m.stored_data()), m.crc, m.size)
 
 
 EMPTY = RawZip("(new)", (), b"", {})
@@ -225,11 +230,9 @@ def parse_zip(data: Any, where: str) -> RawZip:
     a :class:`~automation.workbook.snapshot.Snapshot`); members view ``data``
     without copying it. The directory is read and checked here; each
     member's local record is found and checked when first read or copied
-    (:class:`RawMember`). A snapshot has copied the zip directory and every
-    part's local header when it was taken: they are read from its mapping as
-    it is, and a member's record copied when first read (``RawMember.local``)."""
+    (:class:`RawMember`). A snapshot has copied the zip directory when it
+    was taken, and copies a member's record when it is first read."""
     mapped = getattr(data, "mapped", None)
-    held = data if mapped is not None else None
     view = mapped() if mapped is not None else memoryview(data)
 
     def refuse(why: str) -> WorkbookFileError:
@@ -283,12 +286,12 @@ def parse_zip(data: Any, where: str) -> RawZip:
     starts = sorted({e[7] for e in entries}) + [cd_off]
     following_of = dict(zip(starts, starts[1:]))
     members, index = [], {}
-    source = data if held is not None else view
+    source = data if mapped is not None else view
     for name, lower, central_record, method, crc, csize, usize, offset in entries:
         if offset >= cd_off:
             raise refuse(f"member {name} has no local header where the directory says")
         member = RawMember(name, central_record, source, method, crc, usize, offset, csize, following_of[offset],
-                           where, held)
+                           where)
         members.append(member)
         index[lower] = member
     return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], index)
@@ -378,18 +381,13 @@ class Written:
         return True
 
 
-def offset_of(member: RawMember) -> int:
-    """Where the member's local record starts in the file (as its directory record says)."""
-    return member.offset
-
-
 def tail_start(source: RawZip, changed: set[str]) -> int | None:
     """Where the first member named in ``changed`` (lower-cased: replaced,
     dropped or moved last) starts, when every member before it in the
     directory also lies before it in the file: the file up to there stays as
     it is (:func:`write_zip`'s ``keep_below``). None when nothing before the
     directory would stay."""
-    offsets = [offset_of(m) for m in source.members]
+    offsets = [m.offset for m in source.members]
     if any(b <= a for a, b in zip(offsets, offsets[1:])):
         return None  # not stored in directory order: the whole file is written
     for m, at in zip(source.members, offsets):
@@ -435,7 +433,7 @@ def write_zip(out: BinaryIO, source: RawZip, replaced: dict[str, bytes | Deflate
         offset = written
         if offset > 0xFFFFFFFF:
             raise WorkbookFileError(f"{source.where}: the workbook would need ZIP64; refused")
-        if like is not None and data is None and keep_below and offset_of(like) < keep_below:
+        if like is not None and data is None and keep_below and like.offset < keep_below:
             central += like.central  # stays where it is
             continue
         if like is not None and data is None:
