@@ -4,18 +4,33 @@ TitlesOfParts), kept in step with the sheets an append adds or undo removes.
 A long campaign's app.xml lists a thousand titles. The titles are read from
 ElementTree's parse of the part, and only the titles an edit touches (the last
 of the worksheets' group, those removed) are located in its text; a part laid
-out otherwise than Excel lays it out is located whole."""
+out otherwise than Excel lays it out is located whole.
+
+An append that adds titles knows where its edits leave the three places the
+next append edits (the group's count, the vector's size, the end of the last
+title: :func:`titles_facts`), and keeps them with what the gate found in the
+file it writes (:mod:`automation.workbook.gatememo`, named by the file's zip
+directory, which pins the part's CRC-32): the next append to that file edits
+the part there (each place checked to hold what it is said to), without
+parsing a thousand titles twice. The group's titles were the worksheets' when
+they were told, and an append only adds worksheets to both; undo, which takes
+titles out, reads them again."""
 from __future__ import annotations
 
 import itertools
 from typing import Any, Callable, Mapping, Sequence
 from xml.etree import ElementTree
 
-from automation.workbook.xmlparts import EP_NS, VT_NS, Edit, XmlDoc, XNode, apply_edits, escape_text, set_attr
+from automation.workbook.xmlparts import EP_NS, VT_NS, Edit, XmlDoc, XNode, apply_edits, decoded, escape_text, set_attr
 
 Parse = Callable[[frozenset[str], Callable[[str, Mapping[str, str]], object] | None], XmlDoc]
 LPSTR = frozenset({"lpstr"})
 _EP, _VT = f"{{{EP_NS}}}", f"{{{VT_NS}}}"
+
+
+TITLES = "#titles"  # the facts of the titles an append keeps with the gate's findings: (part, TITLES)
+Facts = tuple  # (FACTS, count, size, the title's tag, count's text start, end, size's value start, end, title's end)
+FACTS = "titles 1"
 
 
 def app_titles(pkg: Any, worksheets: Sequence[str], add: Sequence[str] = (),
@@ -24,12 +39,78 @@ def app_titles(pkg: Any, worksheets: Sequence[str], add: Sequence[str] = (),
     :class:`automation.workbook.package._Package`), if it has one, with the
     titles of the sheets ``add`` and without those of ``remove``, when its
     titles list ``worksheets``; else nothing."""
+    return app_titles_kept(pkg, worksheets, add, remove)[0]
+
+
+def app_titles_kept(pkg: Any, worksheets: Sequence[str], add: Sequence[str] = (),
+                    remove: Sequence[str] = ()) -> tuple[dict[str, bytes], dict[tuple[str, str], Facts]]:
+    """:func:`app_titles`, and the facts of the titles of the part written
+    (by its name and :data:`TITLES`), when an append added titles: kept with
+    the gate's findings of the file written, they spare the next append the
+    parse of its titles (:func:`titles_facts`)."""
     app = pkg.part_of("extended-properties", source="")
     if not app:
-        return {}
+        return {}, {}
     pkg.gate.check_part(app)
-    found = app_titles_edits(pkg.zip.read(app), lambda skip, keep: pkg.doc(app, skip, keep), worksheets, add, remove)
-    return {app: found[0].encode(apply_edits(found[0].text, found[1]))} if found is not None else {}
+    data = pkg.zip.read(app)
+    kept = getattr(pkg.gate, "docs", {}).get((app, TITLES)) if add and not remove else None
+    told = _told(data, app, kept, add) if kept is not None else None
+    if told is not None:
+        text, encoding, edits, facts = told
+        return {app: apply_edits(text, edits).encode(encoding)}, {(app, TITLES): facts}
+    found = app_titles_edits(data, lambda skip, keep: pkg.doc(app, skip, keep), worksheets, add, remove)
+    if found is None:
+        return {}, {}
+    doc, edits = found
+    facts = titles_facts(doc.text, edits, add) if add and not remove else None
+    return {app: doc.encode(apply_edits(doc.text, edits))}, ({(app, TITLES): facts} if facts else {})
+
+
+def _added(qname: str, add: Sequence[str]) -> str:
+    return "".join(f"<{qname}>{escape_text(n)}</{qname}>" for n in add)
+
+
+def titles_facts(text: str, edits: Sequence[Edit], add: Sequence[str]) -> Facts | None:
+    """Where the edits of an append that adds ``add`` (:func:`_edits`: the
+    titles after the last of the group, its count, the vector's size, on
+    ``text``) leave the places the next append edits, and what they then
+    hold; None when the edits are not those three in that order (the size
+    attribute set where there was none, say)."""
+    if len(edits) != 3:
+        return None
+    insert, count, size = edits
+    close = text.rfind("</", 0, insert.start)
+    qname = text[close + 2:insert.start - 1] if close >= 0 and text.endswith(">", 0, insert.start) else ""
+    if not qname or insert.start != insert.end or insert.text != _added(qname, add) or \
+            not count.end <= size.start <= size.end <= insert.start or not size.text.isdigit() or \
+            not count.text.isdigit() or text[size.start - 1] not in "\"'":
+        return None
+    d1 = len(count.text) - (count.end - count.start)
+    d2 = len(size.text) - (size.end - size.start)
+    return (FACTS, int(count.text), int(size.text), qname, count.start, count.end + d1, size.start + d1,
+            size.end + d1 + d2, insert.end + d1 + d2 + len(insert.text))
+
+
+def _told(data: bytes, part: str, facts: Facts, add: Sequence[str]
+          ) -> tuple[str, str, list[Edit], Facts] | None:
+    """The part's text and encoding, the edits that add ``add`` where ``facts``
+    say (each place holding what they say: the count, the size as the value
+    of an attribute ``size``, the last title's end tag), and the facts after
+    them; None when any does not hold."""
+    if not isinstance(facts, tuple) or len(facts) != 9 or facts[0] != FACTS:
+        return None
+    _, count, size, qname, cs, ce, vs, ve, end = facts
+    text, encoding = decoded(data, part)
+    close = f"</{qname}>"
+    if not (0 < cs <= ce < vs <= ve < end <= len(text)) or text[cs:ce] != str(count) or text[cs - 1] != ">" or \
+            not text.startswith("</", ce) or text[vs:ve] != str(size) or text[vs - 1] not in "\"'" or \
+            text[ve] != text[vs - 1] or not text.endswith("size=" + text[vs - 1], 0, vs) or \
+            not text.endswith(close, 0, end):
+        return None
+    edits = [Edit(end, end, _added(qname, add)), Edit(cs, ce, str(count + len(add))),
+             Edit(vs, ve, str(size + len(add)))]
+    facts_now = titles_facts(text, edits, add)
+    return (text, encoding, edits, facts_now) if facts_now is not None else None
 
 
 def app_titles_edits(data: bytes, parse: Parse, worksheets: Sequence[str], add: Sequence[str] = (),
@@ -150,11 +231,11 @@ def _edits(doc: XmlDoc, count_node: XNode, titles_v: XNode, group: Mapping[int, 
     edits = []
     if add:
         last = group[count - 1]
-        edits.append(Edit(last.end, last.end, "".join(f"<{last.qname}>{escape_text(n)}</{last.qname}>" for n in add)))
+        edits.append(Edit(last.end, last.end, _added(last.qname, add)))
     edits += [Edit(group[i].start, group[i].end, "") for i in taken]
     changed = len(add) - len(taken)
     return edits + [Edit(count_node.inner_start, count_node.inner_end, str(count + changed)),
                     set_attr(doc, titles_v, "size", str(size + changed))]
 
 
-__all__ = ["app_titles", "app_titles_edits"]
+__all__ = ["TITLES", "app_titles", "app_titles_edits", "app_titles_kept", "titles_facts"]

@@ -68,7 +68,7 @@ from urllib.parse import unquote
 
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook import gatememo, pkgfile, readback, undoimage
-from automation.workbook.apptitles import app_titles
+from automation.workbook.apptitles import app_titles_kept
 from automation.workbook.batches import RECORD, Batch, from_gate
 from automation.workbook.batches import records as _records
 from automation.workbook.cellxml import bounds
@@ -542,7 +542,9 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     if pkg.zip.get(styles_part):
         replaced[styles_part] = result.styles
     worksheets = [s.name for s in current if s.rel_type == f"{REL_NS}/worksheet"]
-    replaced.update(app_titles(pkg, worksheets, add=[g.name for g in result.sheets]))
+    titles, titles_kept = app_titles_kept(pkg, worksheets, add=[g.name for g in result.sheets])
+    replaced.update(titles)
+    docs.update(titles_kept)  # (where the next append adds its titles: automation.workbook.apptitles)
     written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added], checked)
     readback.keep(sheets, [g.part for g in result.sheets], written.new, pkg.gate.info("xl/sharedStrings.xml"),
                   pkg.gate.info("xl/styles.xml"))
