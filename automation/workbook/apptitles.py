@@ -85,6 +85,12 @@ def titles_facts(text: str, edits: Sequence[Edit], add: Sequence[str]) -> Facts 
             not count.end <= size.start <= size.end <= insert.start or not size.text.isdigit() or \
             not count.text.isdigit() or text[size.start - 1] not in "\"'":
         return None
+    return _after(qname, insert, count, size)
+
+
+def _after(qname: str, insert: Edit, count: Edit, size: Edit) -> Facts:
+    """The facts after the three edits (in that order in the text: the count,
+    the size, the titles inserted), each place moved by the edits before it."""
     d1 = len(count.text) - (count.end - count.start)
     d2 = len(size.text) - (size.end - size.start)
     return (FACTS, int(count.text), int(size.text), qname, count.start, count.end + d1, size.start + d1,
@@ -107,10 +113,9 @@ def _told(data: bytes, part: str, facts: Facts, add: Sequence[str]
             text[ve] != text[vs - 1] or not text.endswith("size=" + text[vs - 1], 0, vs) or \
             not text.endswith(close, 0, end):
         return None
-    edits = [Edit(end, end, _added(qname, add)), Edit(cs, ce, str(count + len(add))),
-             Edit(vs, ve, str(size + len(add)))]
-    facts_now = titles_facts(text, edits, add)
-    return (text, encoding, edits, facts_now) if facts_now is not None else None
+    insert, count_edit, size_edit = (Edit(end, end, _added(qname, add)), Edit(cs, ce, str(count + len(add))),
+                                     Edit(vs, ve, str(size + len(add))))
+    return text, encoding, [insert, count_edit, size_edit], _after(qname, insert, count_edit, size_edit)
 
 
 def app_titles_edits(data: bytes, parse: Parse, worksheets: Sequence[str], add: Sequence[str] = (),

@@ -11,7 +11,7 @@ from automation.cachesetting import CACHE_SETTING
 from automation.workbook import apptitles, gatememo
 from automation.workbook.gate import MASTER
 
-from test_list_facts import _chain
+from test_list_facts import appended_once, kept_and_parsed, spied
 from test_package_lists import KINDS
 
 APP = "docProps/app.xml"
@@ -30,23 +30,11 @@ def _titles(path: Path) -> list[str]:
 @pytest.mark.parametrize("kind", KINDS)
 def test_appends_that_add_titles_where_the_last_append_left_them_write_what_appends_that_parse_them_write(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    kept, parsed = tmp_path / "kept.xlsx", tmp_path / "parsed.xlsx"
-    shutil.copyfile(RICH, kept)
-    shutil.copyfile(RICH, parsed)
-    told: list[bool] = []
-    real = apptitles._told
-
-    def spy(*args):  # type: ignore[no-untyped-def]
-        found = real(*args)
-        told.append(found is not None)
-        return found
-
-    monkeypatch.setattr(apptitles, "_told", spy)
-    with_facts = _chain(kept, kind)
+    calls = spied(monkeypatch, apptitles, "_told")
+    with_facts, parsed = kept_and_parsed(tmp_path, monkeypatch, kind)
     if kind != "titles and records taken":  # (app.xml's titles no longer list the worksheets: left alone)
-        assert any(told)
-    monkeypatch.setenv(CACHE_SETTING, "off")
-    assert with_facts == _chain(parsed, kind)
+        assert any(taken for _, taken in calls)
+    assert with_facts == parsed
 
 
 def test_an_append_with_the_titles_facts_adds_its_titles_after_the_worksheets_and_counts_them(
@@ -75,21 +63,14 @@ def test_an_append_with_the_titles_facts_adds_its_titles_after_the_worksheets_an
 ], ids=["count", "size", "end", "moved", "form", "short"])
 def test_titles_facts_that_do_not_hold_are_not_taken_and_the_append_parses(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrong) -> None:  # type: ignore[no-untyped-def]
-    book, again = tmp_path / "book.xlsx", tmp_path / "again.xlsx"
-    shutil.copyfile(RICH, book)
-    append_sheets(book, [report("Report 1")], "Refit 1")
-    shutil.copyfile(book, again)
-    key = gatememo.key_for(book.read_bytes(), MASTER)
-    found = gatememo.find(key)
+    book, again, key, found = appended_once(tmp_path)
     assert found is not None
     docs = dict(found.docs)
     docs[(APP, apptitles.TITLES)] = wrong(docs[(APP, apptitles.TITLES)])
     gatememo.keep(key, gatememo.Found(found.checked, found.marks, found.lists, found.names, found.workbook, docs))
-    told: list[bool] = []
-    real = apptitles._told
-    monkeypatch.setattr(apptitles, "_told", lambda *a: told.append(real(*a) is not None) or real(*a))
+    calls = spied(monkeypatch, apptitles, "_told")
     append_sheets(book, [report("Report 2")], "Refit 2")
-    assert told == [False]
+    assert [taken for _, taken in calls] == [False]
     monkeypatch.setenv(CACHE_SETTING, "off")
     append_sheets(again, [report("Report 2")], "Refit 2")
     assert contents(book) == contents(again)

@@ -147,34 +147,57 @@ def _chain(book: Path, kind: str) -> list[dict[str, bytes]]:
     return steps
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_appends_that_take_where_the_lists_lie_write_what_appends_that_parse_them_write(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+def spied(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[tuple, bool]]:
+    """The calls of ``owner.name`` made from now on: the arguments of each,
+    and whether it found what it looked for (gave something, not None)."""
+    calls: list[tuple[tuple, bool]] = []
+    real = getattr(owner, name)
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        found = real(*args)
+        calls.append((args, found is not None))
+        return found
+
+    monkeypatch.setattr(owner, name, spy)
+    return calls
+
+
+def kept_and_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+                    ) -> tuple[list[dict[str, bytes]], list[dict[str, bytes]]]:
+    """The workbook after each step of :func:`_chain`, from appends that take
+    what the append before them kept, and from appends that keep nothing."""
     kept, parsed = tmp_path / "kept.xlsx", tmp_path / "parsed.xlsx"
     shutil.copyfile(RICH, kept)
     shutil.copyfile(RICH, parsed)
-    taken: list[str] = []
-    doc_from = package.doc_from
-
-    def spy(part: str, data: bytes, facts):  # type: ignore[no-untyped-def]
-        found = doc_from(part, data, facts)
-        taken.extend([part] if found is not None else [])
-        return found
-
-    monkeypatch.setattr(package, "doc_from", spy)
     with_facts = _chain(kept, kind)
-    assert {"xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml"} <= set(taken)
     monkeypatch.setenv(CACHE_SETTING, "off")
-    assert with_facts == _chain(parsed, kind)
+    return with_facts, _chain(parsed, kind)
 
 
-def test_facts_kept_wrong_are_not_taken_and_the_append_parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_appends_that_take_where_the_lists_lie_write_what_appends_that_parse_them_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    calls = spied(monkeypatch, package, "doc_from")
+    with_facts, parsed = kept_and_parsed(tmp_path, monkeypatch, kind)
+    assert {"xl/workbook.xml", "xl/_rels/workbook.xml.rels", "[Content_Types].xml"} <= \
+        {args[0] for args, taken in calls if taken}
+    assert with_facts == parsed
+
+
+def appended_once(tmp_path: Path) -> tuple[Path, Path, str, gatememo.Found | None]:
+    """A workbook after one append, a copy of it, the key of what its gate
+    found and what the append kept under it."""
     book, again = tmp_path / "book.xlsx", tmp_path / "again.xlsx"
     shutil.copyfile(RICH, book)
     append_sheets(book, [report("Report 1")], "Refit 1")
     shutil.copyfile(book, again)
     key = gatememo.key_for(book.read_bytes(), MASTER)
     found = gatememo.find(key)
+    return book, again, key, found
+
+
+def test_facts_kept_wrong_are_not_taken_and_the_append_parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book, again, key, found = appended_once(tmp_path)
     assert found is not None and set(found.docs) == {("xl/workbook.xml", "definedName,sheet"),
                                                      ("xl/_rels/workbook.xml.rels", "Relationship"),
                                                      ("[Content_Types].xml", "Override"),
