@@ -7,7 +7,10 @@ sizes, then times every command as a whole process (``python -m automation
 ...``), in alternating rounds (every campaign and command once per round, so a
 busy moment of the machine falls on all alike), after a warm-up round not
 counted (as in play, each command has run on the campaign before: what it
-carries is there, in ``MUSTERROLL_CACHE``, by default FOLDER/cache). A command
+carries is there, in ``MUSTERROLL_CACHE``, by default FOLDER/cache/N stands:
+each size a folder of its own, as each user's cache holds the files of the
+campaign they play, where one folder would keep the last few files of the
+thousands that growing two sizes writes). A command
 that writes runs on a copy of the workbook and its key alone, as a copy saved
 elsewhere would be, synced to disk before the command starts (as a file saved
 earlier is: the command's own fsync then pays for what it wrote, not for the
@@ -36,7 +39,7 @@ reports for each:
   the sheets a refit reads; pandas (calamine engine) reading the same sheets.
 
 With ``--split``, each size is also grown with its roster as it is (no stand
-bought, in FOLDER/flat, with a cache folder of its own, FOLDER/flat/cache, so
+bought, in FOLDER/flat, with cache folders of its own, in FOLDER/flat/cache, so
 that neither set's carried work pushes the other's out) and measured in the
 same rounds: a command's 100/1 ratio there is what the history alone adds
 (every sheet of every date, the carried work, the lists naming them), and
@@ -136,12 +139,15 @@ class Campaign:
     date's orders and spending entered (``book``), and a copy that waits for the
     German spending with the German player's returned file (``waiting``, ``returned``)."""
 
+    shared_cache = False  # (--cache: every campaign's commands carry their work in the one folder given)
+
     def __init__(self, folder: Path, stands: int, done: int, flat: bool = False) -> None:
         self.stands, self.done, self.folder = stands, done, folder
         self.flat = flat  # grown with the roster as it is (--split): what grows is the history alone
-        # (--split) what the campaigns grown with the roster as it is carry is kept in a cache folder of their own:
-        # the growing campaigns' carried work, each kind kept for the last few files written, stays as it would
-        self.cache = folder.parent / "cache" if flat else None
+        # each size's carried work is kept in a cache folder of its own (and, with --split, the campaigns grown
+        # with the roster as it is in theirs): each kind is kept for the last few files written, and growing one
+        # size writes a few thousand; a user's cache holds those of the one campaign they play
+        self.cache = None if Campaign.shared_cache else folder.parent / "cache" / f"{stands} stands"
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"
         for earlier in ("carried before the refits", "sheets read before the refits",
@@ -530,8 +536,9 @@ def main(argv: list[str] | None = None) -> int:
                                                "with the same --stands and --dates); default a temporary folder")
     p.add_argument("--baseline-rounds", type=int, help="run the naive baselines in only this many rounds")
     p.add_argument("--warmup", type=int, default=1, help="rounds run first and not counted (default 1)")
-    p.add_argument("--cache", type=Path, help="MUSTERROLL_CACHE for the commands: where the campaigns' carried "
-                                              "work is kept (default: FOLDER/cache, where the campaigns were grown; "
+    p.add_argument("--cache", type=Path, help="MUSTERROLL_CACHE for the commands: where every campaign's carried "
+                                              "work is kept (default: FOLDER/cache/N stands, each size's own, "
+                                              "where it was grown; "
                                               "a folder without it measures undo as of a workbook last changed "
                                               "elsewhere)")
     p.add_argument("--only", nargs="+", choices=COMMANDS + BASELINES, help="measure only these")
@@ -556,7 +563,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions and instructions.valgrind() is None:
         p.error("--instructions counts with Valgrind, which is not installed (Debian: apt-get install valgrind)")
     folder = args.folder or Path(tempfile.mkdtemp(prefix="musterroll-bench-"))
-    os.environ["MUSTERROLL_CACHE"] = str(args.cache or folder / "cache")  # for every command run below
+    os.environ["MUSTERROLL_CACHE"] = str(args.cache or folder / "cache")  # (each size: a folder of its own within)
+    Campaign.shared_cache = args.cache is not None
 
     def log(message: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
@@ -578,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
               "baseline_rounds": args.baseline_rounds, "bought": args.bought,
               "results": summarise(found, args.stands, args.dates, what)}
     if args.instructions:
-        counted = instructions.count_each([c for c in campaigns if not c.flat], what, ROOT, child_env(), key_of, log)
+        counted = instructions.count_each([c for c in campaigns if not c.flat], what, ROOT, child_env, key_of, log)
         report["instructions"] = instructions.summary(counted, args.stands, args.dates)
     if args.split:
         report["history_alone"] = summarise(flat_part(found), args.stands, args.dates,

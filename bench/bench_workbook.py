@@ -184,17 +184,44 @@ class Ahead:
         return self.book.read_lists(name)
 
 
-def sealed_date(path: Path, groups: list[list[NewSheet]]) -> list[NewSheet]:
-    """A date's sheets with its two reports sealed (automation.audit.seal) as
-    its two refits would seal them: stage 1 once the orders are in, stage 2
-    once the spending is in, each linked to the report before it."""
+def sealed_date(path: Path, groups: list[list[NewSheet]]) -> list[list[NewSheet]]:
+    """A date's four groups of sheets (see :func:`dated_sheets`) with its two
+    reports sealed (automation.audit.seal) as its two refits would seal them:
+    stage 1 once the orders are in, stage 2 once the spending is in, each
+    linked to the report before it."""
     from automation.audit import seal
     from automation.workbook.reader import Workbook
 
     entered, stage1, spend, stage2 = groups
     book = Ahead(Workbook(path))
-    out = book.add(entered) + book.add(seal(book, stage1, key=KEY)) + book.add(spend)
-    return out + seal(book, stage2, key=KEY)
+    return [book.add(entered), book.add(seal(book, stage1, key=KEY)), book.add(spend), seal(book, stage2, key=KEY)]
+
+
+def append_as_played(path: Path, label: str, groups: list[list[NewSheet]]) -> None:
+    """A date's sealed groups of sheets appended in the batches play appends
+    them (as ``musterroll demo`` does: seven batches and fourteen sheets a
+    date): the refit that asks for the last scenario's results (the umpire
+    fills them in) and each side's orders, each side's orders imported over
+    the form that refit wrote (which the import keeps very hidden, for
+    undo), the stage 1 report with the spending forms, each side's spending
+    imported alike, and the stage 2 report with the roster, ledger and
+    summary."""
+    entered, stage1, spend, stage2 = groups
+    orders = [s for s in entered if s.kind == "orders"]
+
+    def form(sheet: NewSheet) -> NewSheet:  # (what an import replaces: a sheet of that name, not yet filled)
+        return NewSheet(sheet.name, [sheet.rows[0]], kind=sheet.kind, column_widths=sheet.column_widths)
+
+    def imported(sheets: list[NewSheet]) -> None:
+        for sheet in sheets:
+            append_sheets(path, [sheet], batch=f"Import {sheet.name}", replace=[sheet.name])
+    if entered:
+        append_sheets(path, [s for s in entered if s.kind != "orders"] + [form(s) for s in orders],
+                      batch=f"Refit {label}")
+        imported(orders)
+    append_sheets(path, stage1 + [form(s) for s in spend], batch=f"Refit {label}")
+    imported(spend)
+    append_sheets(path, stage2, batch=f"Refit {label}")
 
 
 def base_data(labels: list[str], roster: list[list[Any]]) -> dict[str, list[list[Any]]]:
@@ -218,9 +245,9 @@ def build_campaign(path: Path, stands: int, done: int, growth: float = 0.0, spen
     """A campaign workbook with ``done`` dates refitted and the next date's results,
     orders and (empty, unless ``spend`` is false) spending entered, so its refit
     runs to the end. The base comes from the template writer; every dated sheet
-    goes in through ``append_sheets``, one batch per date, with its reports
-    sealed into the tamper-evident chain (with the dice statistics) as a real
-    campaign's are. With ``growth``, the roster grows by that many stands a date
+    goes in through ``append_sheets``, in the batches play appends them
+    (:func:`append_as_played`), with its reports sealed into the tamper-evident
+    chain (with the dice statistics) as a real campaign's are. With ``growth``, the roster grows by that many stands a date
     (purchases), as in play. ``snapshots`` ((dates, path, spend) ...) also
     leaves a copy of the campaign as it stood after that many dates, its next
     date entered, at each path (one growth gives every length)."""
@@ -252,8 +279,7 @@ def build_campaign(path: Path, stands: int, done: int, growth: float = 0.0, spen
         append_sheets(book, entered, batch=f"Orders {nxt}")
 
     for index in range(done):
-        append_sheets(path, sealed_date(path, dated_sheets(labels, index, roster_at(index))),
-                      batch=f"Refit {labels[index]}")
+        append_as_played(path, labels[index], sealed_date(path, dated_sheets(labels, index, roster_at(index))))
         for dates, copy, with_spend in snapshots:
             if dates == index + 1:
                 Path(copy).parent.mkdir(parents=True, exist_ok=True)

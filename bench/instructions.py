@@ -54,18 +54,19 @@ def count(argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> int:
     return collected(done.stderr)
 
 
-def count_each(campaigns: Sequence[Any], what: Sequence[str], cwd: Path, env: Mapping[str, str],
+def count_each(campaigns: Sequence[Any], what: Sequence[str], cwd: Path, env: Callable[[], Mapping[str, str]],
                key_of: Callable[[Any, str], tuple[Any, ...]], log: Callable[[str], None]) -> dict[tuple[Any, ...], int]:
     """Each command of ``what`` once on each of ``campaigns`` (bench_commands'
-    campaigns, each prepared by its ``argv``), counted, under ``key_of``; the
-    naive baselines, minutes each natively, are not."""
+    campaigns, each prepared by its ``argv``), counted, under ``key_of``, in
+    the environment ``env()`` gives within the campaign's own cache folder
+    (``cached``); the naive baselines, minutes each natively, are not."""
     counts: dict[tuple[Any, ...], int] = {}
     for w in what:
         if w in NAIVE:
             continue
         for c in campaigns:
             with c.cached():
-                counts[key_of(c, w)] = count(c.argv(w), cwd, env)
+                counts[key_of(c, w)] = count(c.argv(w), cwd, env())  # (the environment of its cache folder)
         log(f"counted {w}")
     return counts
 

@@ -50,11 +50,13 @@ from pathlib import Path
 from typing import Sequence
 
 from automation.errors import WorkbookFileError
+from automation.workbook.zipentries import Entry, plain_end, plain_records
 from automation.workbook.zipraw import end_record
 
 STEP = 1 << 30  # the most one sendfile call is asked to copy
 LAZY_PART = 1  # a sheet part at least this large is copied when first read (a smaller one at once): every one
 SHEET_PART = re.compile(rb"xl/worksheets/[^/]+\.xml", re.IGNORECASE)
+SHEET_NAME = re.compile(SHEET_PART.pattern.decode(), re.IGNORECASE)  # (the same, of a name read)
 # of a central directory record: the stored size; the name's, extra field's and comment's lengths; the local header
 CENTRAL = struct.Struct("<20xI4xHHH8xI")
 
@@ -65,7 +67,7 @@ class Snapshot:
     bytes; :meth:`whole` is a buffer for hashing and comparing. Not a buffer
     itself: every read goes through :meth:`fill`."""
 
-    __slots__ = ("fd", "_map", "_source", "_where", "_identity", "_starts", "_ends", "__weakref__")
+    __slots__ = ("fd", "entries", "_map", "_source", "_where", "_identity", "_starts", "_ends", "__weakref__")
 
     def __init__(self, fd: int, size: int, source: int | None = None, where: str = "",
                  lazy: Sequence[tuple[int, int]] = (), identity: tuple[int, ...] | None = None) -> None:
@@ -75,6 +77,8 @@ class Snapshot:
         ``source`` of the file at ``where`` when first read, while its size and
         time of modification are still ``identity``."""
         self.fd = fd
+        # the zip directory's entries, read when the snapshot was taken (a plain zip: automation.workbook.zipentries)
+        self.entries: tuple[Entry, ...] | None = None
         self._map = mmap.mmap(fd, size, access=mmap.ACCESS_READ)
         self._source, self._where, self._identity = source, where, identity
         self._starts = [a for a, _ in lazy]
@@ -196,6 +200,33 @@ def fd_path(fd: int) -> str:
     return f"/proc/self/fd/{fd}"
 
 
+Listing = tuple[list[Entry], int, bytes]
+"""A plain zip's entries, where its directory starts, and the bytes from there to its end, as read."""
+
+
+def listing(source: int, size: int) -> tuple[list[tuple[int, int]] | None, Listing | None]:
+    """The sheet parts copied when first read, as :func:`lazy_parts` finds
+    them, and, for a plain zip, its directory read once: its entries, where
+    it starts and the bytes from there on. The snapshot holds those entries
+    for the gate (:attr:`Snapshot.entries`) when it holds those bytes (a file
+    written between this read and the copy does not give its entries)."""
+    tail_at = max(0, size - 65557)
+    tail = os.pread(source, size - tail_at, tail_at)
+    pos = end_record(tail)
+    plain = plain_end(tail, pos, tail_at) if pos >= 0 else None
+    if plain is None:
+        return lazy_parts(source, size), None
+    count, cd_off, cd_size = plain
+    directory = tail[cd_off - tail_at:pos] if cd_off >= tail_at else os.pread(source, cd_size, cd_off)
+    entries = plain_records(directory, count, cd_off) if len(directory) == cd_size else None
+    if entries is None:
+        return lazy_parts(source, size), None
+    lazy = sorted({(e.header_offset, e.end_offset) for e in entries  # (a start named twice: one part)
+                   if e.compress_size >= LAZY_PART and e.header_offset < e.end_offset <= cd_off
+                   and SHEET_NAME.fullmatch(e.filename)})
+    return lazy, (entries, cd_off, directory + tail[pos:])
+
+
 def lazy_parts(source: int, size: int) -> list[tuple[int, int]] | None:
     """The sheet parts of the zip in ``source`` (``size`` bytes) at least
     :data:`LAZY_PART` long, in file order: where each one's local record
@@ -245,7 +276,7 @@ def take(path: Path) -> bytes | Snapshot:
     try:
         identity = _identity(source)
         size = identity[2]
-        lazy = lazy_parts(source, size) if size >= LAZY_PART else None
+        lazy, listed = listing(source, size) if size >= LAZY_PART else (None, None)
         try:
             at = 0
             for start, end in lazy or ():  # what lies between: the other parts, the directory
@@ -262,6 +293,8 @@ def take(path: Path) -> bytes | Snapshot:
             snap = Snapshot(fd, size, source, str(path), lazy, identity)
         else:
             snap = Snapshot(fd, size)
+        if listed is not None and snap._map[listed[1]:] == listed[2]:  # the directory it holds is the one read
+            snap.entries = tuple(listed[0])
         weakref.finalize(snap, _close, fd, snap._source)
         return snap
     finally:

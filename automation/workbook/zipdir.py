@@ -12,32 +12,16 @@ left to ``zipfile`` itself (:func:`read_directory`), which reads it as before.
 """
 from __future__ import annotations
 
-import os
-import struct
 import zipfile
 import zlib
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from automation.workbook.snapshot import Snapshot, as_file
+from automation.workbook.zipentries import Entry, plain_end, plain_records
 from automation.workbook.zipraw import LOCAL_HEADER, end_record
 
 _CHUNK = 1 << 20
-_RECORD = struct.Struct("<4s4xHH4xIIIHHH8xI")  # a directory record's signature, flags, method, CRC-32, sizes,
-# name, extra and comment lengths, and local record's offset
-
-
-class Entry(NamedTuple):
-    """A part as the directory lists it: the fields of ``zipfile.ZipInfo`` the gate reads, by their names."""
-
-    filename: str
-    CRC: int
-    compress_size: int
-    file_size: int
-    header_offset: int
-    flag_bits: int
-    compress_type: int
-    end_offset: int  # where the next part (or the directory) starts: a part's data may not reach past it
 
 
 class ZipDirectory:
@@ -167,38 +151,21 @@ def read_directory(data: bytes | Snapshot) -> ZipDirectory | zipfile.ZipFile:
 
 
 def plain_entries(data: bytes | Snapshot) -> list[Entry] | None:
-    """The directory's entries, when the zip is plain (see the module), else None."""
+    """The directory's entries, when the zip is plain (see the module), else
+    None: a snapshot's as read when it was taken (:attr:`Snapshot.entries`)."""
+    kept = getattr(data, "entries", None)
+    if kept is not None:
+        return list(kept)
     pos = end_record(data)
     if pos < 0:
         return None
     mapped = getattr(data, "mapped", None)  # a snapshot: its directory is copied when it is taken
     view = mapped() if mapped is not None else memoryview(data)
-    disk, cd_disk, here, count, cd_size, cd_off = struct.unpack_from("<4xHHHHII", view, pos)
-    zip64 = pos >= 20 and view[pos - 20:pos - 16] == b"PK\x06\x07"  # (a ZIP64 locator before the end record)
-    if disk or cd_disk or here != count or cd_off + cd_size != pos or zip64:
+    found = plain_end(view, pos)
+    if found is None:
         return None
-    directory = bytes(view[cd_off:pos])  # (its records cut from bytes: faster than from a view of the file)
-    entries: list[tuple[str, int, int, int, int, int, int]] = []
-    at, end = 0, len(directory)
-    unpack = _RECORD.unpack_from
-    for _ in range(count):
-        if at + 46 > end:
-            return None
-        signature, flags, method, crc, csize, usize, nlen, elen, mlen, offset = unpack(directory, at)
-        if signature != b"PK\x01\x02" or elen or 0xFFFFFFFF in (csize, usize, offset) or at + 46 + nlen + mlen > end:
-            return None
-        raw = directory[at + 46:at + 46 + nlen]
-        name = raw.decode("ascii") if raw.isascii() else raw.decode("utf-8" if flags & 0x800 else "cp437")
-        if "\x00" in name or (os.sep != "/" and os.sep in name):  # (zipfile would alter the name)
-            return None
-        entries.append((name, crc, csize, usize, offset, flags, method))
-        at += 46 + nlen + mlen
-    if at != end:
-        return None
-    starts = sorted({e[4] for e in entries})
-    following = dict(zip(starts, starts[1:] + [cd_off]))
-    make = Entry._make
-    return [make((*e, following[e[4]])) for e in entries]
+    count, cd_off, _ = found
+    return plain_records(bytes(view[cd_off:pos]), count, cd_off)  # (records cut from bytes: faster than a view)
 
 
 __all__ = ["Entry", "ZipDirectory", "data_start", "plain_entries", "read_directory"]

@@ -41,7 +41,8 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
 
     assert "Roster Dec 24" in sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
     assert "Roster Dec 24" in sheet_names(tmp_path / "flat" / "s40_d2" / "campaign.xlsx")  # (--split: its own folder)
-    assert (tmp_path / "flat" / "cache" / "carried").is_dir()  # ... and its own cache folder
+    assert (tmp_path / "flat" / "cache" / "40 stands" / "carried").is_dir()  # ... and its own cache folder
+    assert (tmp_path / "cache" / "40 stands" / "carried").is_dir()  # (each size: its own)
     assert "Spend Dec 24 German" in sheet_names(tmp_path / "s40_d1" / "work" / "import" / "campaign.xlsx")
     # the desk copy's requests and tracker lines were resolved into new log sheets
     desk = sheet_names(tmp_path / "s40_d2" / "work" / "desk" / "campaign.xlsx")
@@ -56,7 +57,7 @@ def test_the_quick_benchmark_grows_campaigns_and_reports_every_command_and_basel
     assert sheet_names(undone)[-1] == "Umpire notes (benchmark)"
     assert sheet_names(tmp_path / "s40_d2" / "work" / "undo" / "campaign.xlsx") == \
         sheet_names(tmp_path / "s40_d2" / "campaign.xlsx")
-    monkeypatch.setenv(CACHE_SETTING, str(tmp_path / "cache"))
+    monkeypatch.setenv(CACHE_SETTING, str(tmp_path / "cache" / "40 stands"))
     assert undoimage.find(undone.read_bytes()) is not None
     # the export after a refit exported a copy the refit had added the next date's sheets to
     refitted = sheet_names(tmp_path / "s40_d2" / "work" / "refitted" / "campaign.xlsx")

@@ -55,3 +55,28 @@ def test_without_valgrind_the_benchmark_says_so_and_measures_nothing(tmp_path: P
     assert run.returncode == 2
     assert "Valgrind, which is not installed" in run.stderr
     assert not list(tmp_path.iterdir())  # no campaign grown
+
+
+def test_each_campaign_is_counted_with_its_own_cache_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each size keeps its carried work in a folder of its own: a count runs in
+    the environment of that folder, not in the one the benchmark started with."""
+    import contextlib
+    from unittest import mock
+
+    class Campaign:
+        def __init__(self, stands: int) -> None:
+            self.stands = stands
+
+        def cached(self) -> contextlib.AbstractContextManager[object]:
+            return mock.patch.dict(os.environ, {"MUSTERROLL_CACHE": f"/cache/{self.stands} stands"})
+
+        def argv(self, what: str) -> list[str]:
+            return [what, str(self.stands)]
+    seen: dict[str, str] = {}
+    monkeypatch.setattr(instructions, "count",
+                        lambda argv, cwd, env: seen.setdefault(argv[1], env["MUSTERROLL_CACHE"]) and 1)
+    monkeypatch.setenv("MUSTERROLL_CACHE", "/cache")
+    counted = instructions.count_each([Campaign(1000), Campaign(5000)], ["import"], ROOT,
+                                      lambda: dict(os.environ), lambda c, w: (c.stands, w), lambda message: None)
+    assert seen == {"1000": "/cache/1000 stands", "5000": "/cache/5000 stands"}
+    assert counted == {(1000, "import"): 1, (5000, "import"): 1}

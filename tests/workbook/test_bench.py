@@ -47,3 +47,34 @@ def test_the_benchmark_campaign_follows_the_contract(tmp_path: Path) -> None:
     digest, sheets = bench.refit_sheets(book)
     assert [s.name for s in sheets] == ["Refit Dec 25 1", "Refit Dec 25 2", "Roster Dec 25", "Ledger Dec 25",
                                         "Summary Dec 25"]
+
+
+def test_the_benchmark_campaign_grows_in_the_batches_play_appends(tmp_path: Path) -> None:
+    """A date of play is seven appends (the refit that asks for the results and
+    orders, two imports of orders, stage 1 with the spending forms, two imports
+    of spending, stage 2), each import taking the place of its form, which is
+    kept very hidden for undo: the benchmark's history holds what a played
+    campaign's does, batch by batch."""
+    from automation.workbook.package import list_batches
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import bench_workbook as bench
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    book = bench.build_campaign(tmp_path / "campaign.xlsx", stands=40, done=2)
+    batches = list_batches(book)
+    second = [b for b in batches if "Dec 24" in b.name]
+    assert [b.name for b in second] == ["Refit Dec 24", "Import Orders Dec 24 German", "Import Orders Dec 24 Russian",
+                                        "Refit Dec 24", "Import Spend Dec 24 German", "Import Spend Dec 24 Russian",
+                                        "Refit Dec 24"]
+    assert second[0].sheets == ("Results Dec 23", "Orders Dec 24 German", "Orders Dec 24 Russian")
+    assert [b.replaced for b in second[1:3]] == [("Orders Dec 24 German",), ("Orders Dec 24 Russian",)]
+    assert second[3].sheets == ("Refit Dec 24 1", "Spend Dec 24 German", "Spend Dec 24 Russian")
+    assert second[6].sheets == ("Refit Dec 24 2", "Roster Dec 24", "Ledger Dec 24", "Summary Dec 24")
+    names = Workbook(book).sheet_names
+    hidden = [n for n in names if n.startswith("_mr_")]
+    assert len(hidden) == 2 + 4  # the first date has no orders to import: its spending forms alone
+    assert names.count("Orders Dec 24 German") == 1
+    orders = Workbook(book).raw("Orders Dec 24 German")
+    assert [orders[1][0], orders[1][2]] == ["Posture", "Attack"]  # the form's place taken by the orders imported

@@ -1,0 +1,102 @@
+"""A snapshot reads its workbook's zip directory once, when it is taken, and
+keeps the entries for the gate: a command on a long campaign reads its
+thousand directory records once, not once for the snapshot's copy and again
+for the gate. The entries kept are the ones its bytes hold: a directory read
+from a file written before the copy gives none, and a zip the gate does not
+read plainly gives none either (zipfile reads it, as before)."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from automation.samples import SAMPLE
+from automation.workbook import snapshot, zipdir, zipentries
+from automation.workbook.gate import Gate
+from automation.workbook.reader import Workbook
+from automation.workbook.snapshot import Snapshot, take
+from automation.workbook.zipdir import ZipDirectory, plain_entries, read_directory
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create") or not os.path.isdir("/proc/self/fd"),
+                                reason="no anonymous in-memory files here")
+
+
+def _records_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each reading of a directory's records, by how many it read."""
+    read: list[int] = []
+    real = zipentries.plain_records
+
+    def counted(directory: bytes, count: int, cd_off: int) -> list[zipentries.Entry] | None:
+        read.append(count)
+        return real(directory, count, cd_off)
+    for module in (zipentries, snapshot, zipdir):  # (each reader names it)
+        monkeypatch.setattr(module, "plain_records", counted)
+    return read
+
+
+def test_a_snapshot_holds_the_entries_its_own_bytes_list(tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(SAMPLE, path)
+    held = take(path)
+    assert isinstance(held, Snapshot) and held.entries is not None
+    assert list(held.entries) == plain_entries(path.read_bytes())
+    assert [e.filename for e in held.entries] == zipfile.ZipFile(path).namelist()
+
+
+def test_the_gate_of_a_snapshot_reads_no_directory_record_again(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(SAMPLE, path)
+    read = _records_read(monkeypatch)
+    held = take(path)
+    parts = len(zipfile.ZipFile(path).namelist())
+    assert read == [parts]  # once, by the snapshot
+    gate = Gate(str(path), held)
+    sheet = next(iter(gate.sheet_targets()))
+    gate.check_sheet(sheet)
+    assert isinstance(read_directory(held), ZipDirectory)
+    assert read == [parts]  # and not by the gate
+    book = Workbook(path, held)
+    assert book.raw(book.sheet_names[0])  # the workbook reads as it did
+
+
+def test_a_directory_read_from_a_file_written_before_the_copy_gives_no_entries(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, other = tmp_path / "book.xlsx", tmp_path / "other.xlsx"
+    shutil.copyfile(SAMPLE, path)
+    with zipfile.ZipFile(SAMPLE) as z, zipfile.ZipFile(other, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in z.infolist():  # the same parts, in another order: another directory
+            if info.filename != "docProps/app.xml":
+                out.writestr(info.filename, z.read(info.filename))
+        out.writestr("docProps/app.xml", z.read("docProps/app.xml"))
+    real = snapshot.listing
+
+    def of_the_other_file(source: int, size: int) -> tuple:
+        with open(other, "rb") as fh:  # the directory as the file held it a moment before
+            lazy, listed = real(fh.fileno(), os.path.getsize(other))
+        return real(source, size)[0], listed
+    monkeypatch.setattr(snapshot, "listing", of_the_other_file)
+    held = take(path)
+    assert isinstance(held, Snapshot) and held.entries is None  # not the directory it holds
+    assert plain_entries(held) == plain_entries(path.read_bytes())  # the gate reads its own
+    assert bytes(held) == path.read_bytes()
+
+
+def test_a_zip_with_extra_fields_in_its_directory_gives_no_entries_and_is_read_by_zipfile(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        info = zipfile.ZipInfo("xl/worksheets/sheet1.xml")
+        info.extra = b"\x99\x99\x04\x00abcd"
+        z.writestr(info, b"<worksheet/>" * 50)
+        z.writestr("[Content_Types].xml", b"<Types/>")
+    path = tmp_path / "odd.xlsx"
+    path.write_bytes(out.getvalue())
+    held = take(path)
+    assert isinstance(held, Snapshot) and held.entries is None
+    assert held.pending == 1  # its sheet part is still copied when first read
+    assert isinstance(read_directory(held), zipfile.ZipFile)
+    assert bytes(held) == path.read_bytes()
