@@ -144,9 +144,8 @@ class Campaign:
     def __init__(self, folder: Path, stands: int, done: int, flat: bool = False) -> None:
         self.stands, self.done, self.folder = stands, done, folder
         self.flat = flat  # grown with the roster as it is (--split): what grows is the history alone
-        # each size's carried work is kept in a cache folder of its own (and, with --split, the campaigns grown
-        # with the roster as it is in theirs): each kind is kept for the last few files written, and growing one
-        # size writes a few thousand; a user's cache holds those of the one campaign they play
+        # each size's carried work in a cache folder of its own (--split: the flat campaigns' in theirs): growing
+        # one size writes more files than a cache keeps of each kind; a user's holds the one campaign they play
         self.cache = None if Campaign.shared_cache else folder.parent / "cache" / f"{stands} stands"
         self.book, waiting = folder / "campaign.xlsx", folder / "waiting" / "campaign.xlsx"
         self.waiting, self.returned = waiting, folder / "german.xlsx"

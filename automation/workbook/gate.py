@@ -42,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import posixpath
+import sys
 import weakref
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -364,8 +365,12 @@ class Gate:
         ``name``, as ElementTree holds them: a namespaced attribute is keyed
         ``"{namespace}name"``."""
         if (name, local) not in self._found:
-            self._found[(name, local)] = [element.attrib for element in self._tree(name).iter()
-                                          if _local(element.tag) == local]
+            found = [element.attrib for element in self._tree(name).iter() if _local(element.tag) == local]
+            if local == "Relationship":  # (a thousand name three types: each text one string, kept once: gatememo)
+                for attributes in found:
+                    if "Type" in attributes:
+                        attributes["Type"] = sys.intern(attributes["Type"])
+            self._found[(name, local)] = found
         return self._found[(name, local)]
 
     def defined_names(self, wanted: Callable[[str], object] | None = None) -> list[tuple[str, str]] | None:
@@ -392,7 +397,7 @@ class Gate:
             if names is None:
                 return []
             tag = names.tag[:-1]  # {namespace}definedName
-            return [(element.get("name", ""), "".join(element.itertext())) for element in names
+            return [(sys.intern(element.get("name", "")), "".join(element.itertext())) for element in names
                     if element.tag == tag and (wanted is None or wanted(element.get("name", "")))]
         except _Refused as exc:
             raise WorkbookFileError(f"{self.where}: refused: {exc.why}") from None

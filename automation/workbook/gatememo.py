@@ -82,8 +82,8 @@ class Workbook:
         """From ElementTree's parse of the workbook part (``tree``) and of its relationships (``rels``, or None)."""
         holder = next((child for child in tree if child.tag == _MAIN + "sheets"), None)
         box = next((child for child in tree if child.tag == _MAIN + "definedNames"), None)
-        names = () if box is None else tuple((n.get("name") or "", n.get("localSheetId") or "", "".join(n.itertext()))
-                                             for n in box if n.tag == _MAIN + "definedName")
+        names = () if box is None else tuple((sys.intern(n.get("name") or ""), n.get("localSheetId") or "",
+                                              "".join(n.itertext())) for n in box if n.tag == _MAIN + "definedName")
         return cls(tree.tag,
                    None if holder is None else tuple(n.attrib for n in holder if n.tag == _MAIN + "sheet"),
                    names, None if box is None else len(box),

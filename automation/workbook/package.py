@@ -62,6 +62,7 @@ import itertools
 import os
 import posixpath
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
@@ -501,7 +502,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
             quoted = "'" + grafted.name.replace("'", "''") + "'"
             record += (f'<{tag} name="_xlnm.Print_Titles" localSheetId="{i}">{escape_text(quoted)}'
                        f'!$1:${sheet.title_rows}</{tag}>')
-            new_names.append(("_xlnm.Print_Titles", str(i), f"{quoted}!$1:${sheet.title_rows}"))
+            new_names.append((sys.intern("_xlnm.Print_Titles"), str(i), f"{quoted}!$1:${sheet.title_rows}"))
     wb_edits = [insert_child(wb, sheets_node, "".join(sheet_xml))]
     for k, node in enumerate(replaced_nodes, start=1):  # kept very hidden under a reserved name until undo
         wb_edits += [set_attr(wb, node, "name", hidden_name(number, k)), set_attr(wb, node, "state", "veryHidden")]
@@ -551,7 +552,7 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])
-        rels_listed = [{"Id": rid, "Type": f"{REL_NS}/{kind}", "Target": posixpath.relpath(part, wb_dir)}
+        rels_listed = [{"Id": rid, "Type": sys.intern(f"{REL_NS}/{kind}"), "Target": posixpath.relpath(part, wb_dir)}
                        for kind, part, rid in new_rels]
         # the sheets whose cells this append wrote are checked as the gate checks a sheet before it is parsed
         within = [part for part, dimension in result.extents.items() if pkg.gate.limits.admits(*bounds(dimension))]
@@ -569,17 +570,15 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
                  hidden: Mapping[int, str], docs: Mapping[tuple[str, str], tuple] | None = None,
                  checked: Sequence[str] = (), unpacked: int | None = None) -> None:
     """Keep what the gate of the file ``written`` would find in its lists
-    (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found,
-    with the elements ``added`` at the ends of the lists, the defined names
-    ``names``, and the sheets at the places of ``hidden`` kept very hidden
-    under the names given, and where the lists' elements lie (``docs``,
-    see :mod:`automation.workbook.listfacts`), when every sheet and relationship it listed is
-    one of the workbook's ``sheets`` and of the workbook part's
-    relationships (so each is found at its place, and the new ones follow
-    them all); ``checked``: the new sheet parts that pass the check of a
-    sheet before it is parsed (:func:`gatememo.appended`); ``unpacked``:
-    the written file's parts' unpacked bytes in all, when its zip directory
-    passes the checks of each part (:func:`gatezip.unpacked_after`)."""
+    (:func:`automation.workbook.gatememo.appended`): what ``pkg``'s gate found, with
+    the elements ``added`` at the ends of the lists, the defined names ``names``,
+    the sheets at the places of ``hidden`` kept very hidden under the names given,
+    and where the lists' elements lie (``docs``: :mod:`automation.workbook.listfacts`),
+    when every sheet and relationship it listed is one of the workbook's ``sheets``
+    and of its part's relationships (each found at its place, the new ones after
+    them all); ``checked``: the new sheet parts that pass the check of a sheet before
+    it is parsed; ``unpacked``: the written file's parts' unpacked bytes in all, when
+    its zip directory passes the checks of each part (:func:`gatezip.unpacked_after`)."""
     found = pkg.gate.found()
     listed = found.lists.get((pkg.wb_part, "sheet"), ()) if found is not None else ()
     if found is None or len(listed) != len(sheets) or any(listed[s.index].get("name") != s.name for s in sheets) or \

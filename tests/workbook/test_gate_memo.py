@@ -344,3 +344,25 @@ def test_a_directory_an_append_wrote_passes_only_when_each_part_it_wrote_and_the
     tight = {**new, "xl/worksheets/sheet2.xml": (0, b"", b"x")}  # a zip bomb
     assert gatezip.unpacked_after(2300, dataclasses.replace(lim, part_bytes=2**21, total_bytes=2**23),
                                   before, tight, {}, [("xl/worksheets/sheet2.xml", b"s" * (2**20 + 1))]) is None
+
+
+def test_the_findings_kept_write_each_relationship_type_and_name_of_a_defined_name_once(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long campaign's lists name three relationship types and one print
+    title a thousand times each: the findings hold each text as one string,
+    which marshal writes once and reads back as one, however many appends
+    carried them, as a gate that checked the lists whole finds them."""
+    worksheet = b"officeDocument/2006/relationships/worksheet"
+    for k in range(3):
+        append_sheets(book, [report(f"Report {k}"), report(f"Roster {k}", kind="roster")], f"Refit {k}")
+    for found in (_kept(book), _found_whole(book, monkeypatch)):
+        assert found is not None
+        rels = [r for r in found.lists[("xl/_rels/workbook.xml.rels", "Relationship")]
+                if r["Type"].endswith("/worksheet")]
+        assert len(rels) > 6 and all(r["Type"] is rels[0]["Type"] for r in rels)
+        titles = [n for n, _ in found.names or () if n == "_xlnm.Print_Titles"]
+        assert len(titles) >= 6 and all(n is titles[0] for n in titles)
+        raw = found.to_bytes("key")
+        assert raw.count(worksheet) == 1 and raw.count(b"_xlnm.Print_Titles") == 1
+        again = gatememo.Found.from_bytes(raw, "key")
+        assert again == found and again.to_bytes("key") == raw
