@@ -67,16 +67,18 @@ def read_kept(folder: Path | None, name: str) -> bytes | None:
         return None
 
 
-def write_kept(folder: Path, name: str, data: bytes, suffix: str, kept: int) -> None:
+def write_kept(folder: Path, name: str, data: bytes, suffix: str, kept: int) -> bool:
     """Keep ``data`` as ``folder/name`` (:func:`keep_file`), and the ``kept``
     last written or used files of the folder ending ``suffix`` (best effort:
-    what cannot be kept is worked out again next time)."""
+    what cannot be kept is worked out again next time); whether it was kept."""
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         keep_file(folder / name, lambda fh: fh.write(data))
-        prune(folder, suffix, kept)
     except OSError:
-        return
+        return False
+    with contextlib.suppress(OSError):
+        prune(folder, suffix, kept)
+    return True
 
 
 def used(path: Path) -> None:

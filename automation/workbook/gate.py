@@ -124,6 +124,7 @@ class Gate:
         self._parsed_alike = False  # the parser names the sheets as the workbook part does (gatememo.Found)
         self._forms: gatememo.Forms | None = None  # what a reader found of the file's forms (gatememo.Found)
         self._text: SharedText | None = None  # the size of each shared string, read when a sheet is first checked
+        self._stored = found  # the findings of this file as kept (what an append keeps the next file's after)
         if found is not None:  # a file with this directory passed before: what was found then holds
             self._checked, self._marks, self._names = set(found.checked), dict(found.marks), found.names
             self._workbook = found.workbook if found.workbook is not None else False
@@ -155,7 +156,16 @@ class Gate:
         if found is not None:
             if docs is not None:
                 self.docs = {**self.docs, **docs}
-            gatememo.keep(self._key, dataclasses.replace(found, docs=self.docs))  # type: ignore[arg-type]
+            after = self._stored.after if self._stored is not None else None  # (kept again: after the same)
+            found = dataclasses.replace(found, docs=self.docs)
+            self._stored = gatememo.keep(self._key, found, after=after)  # type: ignore[arg-type]
+
+    def kept(self) -> tuple[str, gatememo.Found] | None:
+        """The key and the findings of this file as kept, when they are (an
+        append keeps those of the file it writes as what they add to them)."""
+        if self._key is None or self._stored is None or not self._stored.kept_as:
+            return None
+        return self._key, self._stored
 
     def found(self) -> gatememo.Found | None:
         """What this gate found in the lists: the parts that passed, the

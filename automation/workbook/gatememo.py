@@ -36,10 +36,11 @@ read back whole (cut short, changed, of another format) is not used.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import marshal
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ from typing import Any
 from automation.cachesetting import cache_folder, read_kept, used, write_kept
 from automation.workbook.zipraw import directory_of
 
-FORMAT = f"8 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+FORMAT = f"9 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
+DEPTH = 8  # the findings of a file an append wrote are kept as what they add to those of the file it read, at most
+# this many appends after findings kept whole (each command that opens the file reads the chain back)
 SUFFIX = ".found"
 KEPT = 256  # the findings last kept or used that are kept: a command needs those of the file it opens (of
 # several campaigns or copies used in turn: tests/workbook/test_cache_room.py)
@@ -148,6 +151,12 @@ class Found:
     # the parts' unpacked bytes in all, when the zip directory passed the gate's checks of each part
     # (automation.workbook.gatezip.open_zip) with the limits the findings are kept under (None: not told)
     unpacked: int | None = field(default=None, compare=False)
+    # the SHA-256 ending the file these were read from or kept in (b"": not kept), and how many appends they are
+    # kept after findings kept whole (what a file an append writes is kept as: after_bytes)
+    kept_as: bytes = field(default=b"", compare=False)
+    depth: int = field(default=0, compare=False)
+    # the key and the findings of the file they are kept after, when they are kept as what they add to those
+    after: tuple[str, Found] | None = field(default=None, compare=False, repr=False)
 
     def to_bytes(self, key: str) -> bytes:
         """The file kept: the findings as :mod:`marshal` writes them (the
@@ -164,24 +173,111 @@ class Found:
                               self.unpacked))
         return body + hashlib.sha256(body).digest()
 
+    def after_bytes(self, key: str, parent_key: str, parent: Found) -> bytes | None:
+        """The file kept for these findings as what they add to ``parent``'s
+        (kept under ``parent_key``, in the file ending with ``parent.kept_as``),
+        then its SHA-256; None when what they add does not give them back
+        exactly (they are then kept whole)."""
+        plain = _difference(parent, self)
+        if not _alike(_applied(parent, plain), self):
+            return None
+        body = marshal.dumps((FORMAT, key, parent_key, parent.kept_as, parent.depth + 1, plain))
+        return body + hashlib.sha256(body).digest()
+
     @classmethod
-    def from_bytes(cls, raw: bytes, key: str) -> Found | None:
+    def from_bytes(cls, raw: bytes, key: str, parent_of: Callable[[str], Found | None] = lambda key: None
+                   ) -> Found | None:
         """The findings of ``raw`` when it is a whole file of this format kept
         under ``key``: its SHA-256 tells a file cut short or changed (only the
         user's own commands write the folder, readable by the user alone, so
-        what reads back whole is taken as written)."""
+        what reads back whole is taken as written). A file kept as what the
+        findings add to those of another file (:meth:`after_bytes`) gives
+        them with those ``parent_of`` that file's key gives, when they are
+        the ones it was kept after (read from the file ending with the same
+        SHA-256)."""
         body = raw[:-32]
         if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
             return None
         try:
-            form, kept_for, checked, marks, lists, names, wb, docs, alike, forms, unpacked = marshal.loads(body)
-            if form != FORMAT or kept_for != key or not (unpacked is None or isinstance(unpacked, int)):
+            kept = marshal.loads(body)
+            if not isinstance(kept, tuple) or kept[:2] != (FORMAT, key):
+                return None
+            if len(kept) == 6:  # (what they add to the findings of the file an append read)
+                _, _, parent_key, parent_sha, depth, plain = kept
+                parent = parent_of(parent_key) if isinstance(parent_key, str) else None
+                if parent is None or parent.kept_as != parent_sha or not isinstance(depth, int):
+                    return None
+                return dataclasses.replace(_applied(parent, plain), kept_as=raw[-32:], depth=depth,
+                                           after=(parent_key, parent))
+            _, _, checked, marks, lists, names, wb, docs, alike, forms, unpacked = kept
+            if not (unpacked is None or isinstance(unpacked, int)):
                 return None
             return cls(frozenset(checked), marks, {(part, local): found for part, local, found in lists}, names,
                        None if wb is None else Workbook(*wb), {(part, skip): facts for part, skip, facts in docs},
-                       alike is True, None if forms is None else Forms.from_plain(forms), unpacked)
-        except (ValueError, EOFError, TypeError):
+                       alike is True, None if forms is None else Forms.from_plain(forms), unpacked, raw[-32:])
+        except (ValueError, EOFError, TypeError, IndexError, KeyError, AttributeError):
             return None
+
+
+def _tail(old: tuple | None, new: tuple | None) -> tuple:
+    """``new`` as what it changes of ``old`` and adds after it (its length
+    within ``old``'s, the places it changes with their items, the items after
+    them), or whole."""
+    if old is None or new is None:
+        return ("whole", new)
+    n = min(len(old), len(new))
+    changed = () if new[:n] == old[:n] else tuple((i, new[i]) for i in range(n) if new[i] is not old[i]
+                                                    and new[i] != old[i])
+    return ("tail", n, changed, tuple(new[n:]))
+
+
+def _with_tail(old: tuple | None, plain: tuple) -> tuple | None:
+    """The items :func:`_tail` said of ``old``."""
+    if plain[0] == "whole":
+        return plain[1]
+    _, n, changed, after = plain
+    if old is None or len(old) < n:
+        raise ValueError("the findings they were kept after are shorter")
+    kept = old[:n]
+    if changed:
+        items = list(kept)
+        for i, item in changed:
+            items[i] = item
+        kept = tuple(items)
+    return kept + after
+
+
+def _difference(parent: Found, child: Found) -> tuple:
+    """What ``child`` adds to ``parent``, in values marshal writes (:func:`_applied` gives ``child`` back)."""
+    wb, pw = child.workbook, parent.workbook
+    workbook = None if wb is None else (wb.root, _tail(pw.sheets if pw else None, wb.sheets),
+                                        _tail(pw.names if pw else None, wb.names), wb.children,
+                                        _tail(pw.rels if pw else None, wb.rels))
+    return (tuple(sorted(child.checked - parent.checked)), tuple(sorted(parent.checked - child.checked)),
+            dict(child.marks), tuple((part, local, _tail(parent.lists.get((part, local)), every))
+                                     for (part, local), every in child.lists.items()),
+            _tail(parent.names, child.names), workbook,
+            tuple((part, skip, facts) for (part, skip), facts in child.docs.items()), child.parsed_alike,
+            None if child.forms is None else child.forms.to_plain(), child.unpacked)
+
+
+def _applied(parent: Found, plain: tuple) -> Found:
+    """The findings that ``plain`` (:func:`_difference`) says add to ``parent``'s."""
+    added, gone, marks, lists, names, wb, docs, alike, forms, unpacked = plain
+    pw = parent.workbook
+    workbook = None if wb is None else Workbook(wb[0], _with_tail(pw.sheets if pw else None, wb[1]),
+                                                _with_tail(pw.names if pw else None, wb[2]) or (), wb[3],
+                                                _with_tail(pw.rels if pw else None, wb[4]))
+    return Found((parent.checked - frozenset(gone)) | frozenset(added), dict(marks),
+                 {(part, local): _with_tail(parent.lists.get((part, local)), every) for part, local, every in lists},
+                 _with_tail(parent.names, names), workbook, {(part, skip): facts for part, skip, facts in docs},
+                 alike is True, None if forms is None else Forms.from_plain(forms), unpacked)
+
+
+def _alike(one: Found, other: Found) -> bool:
+    """Whether two findings hold the same, the fields equality leaves out too."""
+    return one == other and one.docs == other.docs and one.parsed_alike == other.parsed_alike and \
+        one.forms == other.forms and one.unpacked == other.unpacked
 
 
 def folder() -> Path | None:
@@ -205,23 +301,36 @@ def key_for(data: Any, limits: object) -> str | None:
     return key_of(directory, limits) if directory is not None else None
 
 
-def find(key: str) -> Found | None:
-    """The findings kept under ``key``, if any read back whole."""
+def find(key: str, depth: int = 0) -> Found | None:
+    """The findings kept under ``key``, if any read back whole (with those of
+    the files before it, for findings kept as what an append added)."""
     where = folder()
     raw = read_kept(where, f"{key[:40]}{SUFFIX}")
-    found = Found.from_bytes(raw, key) if raw is not None else None
+    found = Found.from_bytes(raw, key, lambda before: find(before, depth + 1) if depth < DEPTH else None) \
+        if raw is not None else None
     if found is not None:
         used(where / f"{key[:40]}{SUFFIX}")  # type: ignore[operator]
     return found
 
 
-def keep(key: str, found: Found) -> None:
+def keep(key: str, found: Found, after: tuple[str, Found] | None = None) -> Found:
     """Keep ``found`` under ``key`` (best effort: findings that cannot be kept
-    are only found again by the next gate)."""
+    are only found again by the next gate); ``after``: the key and findings
+    of the file an append read (or that the findings kept before under
+    ``key`` were kept after), which they are kept as what they add to,
+    while fewer than :data:`DEPTH` appends follow findings kept whole. The
+    findings as kept (``kept_as``: b"" when they were not)."""
     where = folder()
     if where is None:
-        return
-    write_kept(where, f"{key[:40]}{SUFFIX}", found.to_bytes(key), SUFFIX, KEPT)
+        return found
+    raw = None
+    if after is not None and after[1].kept_as and after[1].depth < DEPTH:
+        raw = found.after_bytes(key, after[0], after[1])
+    if raw is None:
+        raw, after = found.to_bytes(key), None
+    if not write_kept(where, f"{key[:40]}{SUFFIX}", raw, SUFFIX, KEPT):
+        return found
+    return dataclasses.replace(found, kept_as=raw[-32:], depth=after[1].depth + 1 if after else 0, after=after)
 
 
 def appended(found: Found, written: Mapping[str, bytes], *, elements: int, namespaces: int,

@@ -549,6 +549,8 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
     written = _finish(path, real, before, pkg, replaced, set(), [(n, d) for n, d, _ in added], checked)
     readback.keep(sheets, [g.part for g in result.sheets], written.new, pkg.gate.info("xl/sharedStrings.xml"),
                   pkg.gate.info("xl/styles.xml"))
+    if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them (kept
+        pkg.gate.keep_docs(pkg.parsed)  # first: the findings of the file written are kept as what they add to these)
     if not styles_made:
         undoimage.keep(written, pkg.zip, [n for n in replaced if n != styles_part], [n for n, _, _ in added],
                        [g.name for g in result.sheets])
@@ -561,8 +563,6 @@ def _append_sheets(path: Path, sheets: Sequence[NewSheet], batch: str, expected_
         _carry_found(pkg, written, replaced, current, {(pkg.wb_part, "sheet"): listed,
                                                       (rels_doc.part, "Relationship"): rels_listed}, new_names,
                      hidden, docs, within, unpacked)
-    if pkg.parsed:  # the next append to a copy of the file it read takes them as this one parsed them
-        pkg.gate.keep_docs(pkg.parsed)
 
 
 def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sheets: Sequence[_Sheet],
@@ -590,7 +590,7 @@ def _carry_found(pkg: _Package, written: Written, parts: Mapping[str, bytes], sh
     carried = gatememo.appended(found, parts, elements=limits.elements, namespaces=limits.namespaces, added=added,
                                 names=names, changed=changed, docs=docs, checked=checked, unpacked=unpacked)
     if carried is not None:
-        gatememo.keep(gatememo.key_of(written.directory, limits), carried)
+        gatememo.keep(gatememo.key_of(written.directory, limits), carried, after=pkg.gate.kept())
 
 
 def _show_instead(wb: XmlDoc, replaced: list[_Sheet], new_index: int) -> list[Edit]:

@@ -365,4 +365,78 @@ def test_the_findings_kept_write_each_relationship_type_and_name_of_a_defined_na
         raw = found.to_bytes("key")
         assert raw.count(worksheet) == 1 and raw.count(b"_xlnm.Print_Titles") == 1
         again = gatememo.Found.from_bytes(raw, "key")
-        assert again == found and again.to_bytes("key") == raw
+        assert again == found and again.to_bytes("key").count(worksheet) == 1  # (read back: still one string)
+
+
+def _file_of(path: Path) -> Path:
+    """The file the findings of the workbook at ``path`` are kept in."""
+    key = gatememo.key_for(path.read_bytes(), MASTER)
+    assert key is not None
+    return gatememo.folder() / f"{key[:40]}{gatememo.SUFFIX}"
+
+
+def test_an_append_keeps_the_findings_of_the_file_it_wrote_as_what_they_add_to_those_it_read(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    append_sheets(book, [report(f"Old {k}") for k in range(40)], "Refit 9")  # (the file it read: checked whole)
+    before = _kept(book)
+    assert before is not None
+    append_sheets(book, [report("Report 10"), report("Roster 10", kind="roster")], "Refit 10")
+    kept = _kept(book)
+    assert kept is not None and kept.depth == before.depth + 1
+    assert _file_of(book).stat().st_size < len(kept.to_bytes("key")) // 4  # what the append added, not the whole
+    whole = _found_whole(book, monkeypatch)
+    assert whole is not None and dataclasses.replace(kept, checked=whole.checked) == whole
+
+
+def test_after_so_many_appends_the_findings_are_kept_whole_again(book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gatememo, "DEPTH", 2)
+    depths = []
+    for k in range(5):
+        append_sheets(book, [report(f"Report {k}")], f"Refit {k}")
+        kept = _kept(book)
+        assert kept is not None
+        depths.append(kept.depth)
+    assert depths == [1, 2, 0, 1, 2]  # (the file the first append read: its findings kept whole by its gate)
+    whole = _found_whole(book, monkeypatch)
+    assert whole is not None and dataclasses.replace(_kept(book), checked=whole.checked) == whole
+
+
+@pytest.mark.parametrize("what", ["gone", "kept again otherwise"])
+def test_findings_kept_after_those_of_a_file_that_are_gone_or_changed_are_not_used(
+        book: Path, monkeypatch: pytest.MonkeyPatch, what: str) -> None:
+    append_sheets(book, SHEETS, "Refit 9")
+    earlier = book.with_name("earlier.xlsx")
+    shutil.copyfile(book, earlier)
+    parent = _file_of(earlier)
+    append_sheets(book, [report("Report 10")], "Refit 10")
+    assert _kept(book) is not None and _kept(book).depth >= 1
+    if what == "gone":
+        parent.unlink()
+    else:  # the same findings, with another stamp of the forms told: another file
+        found = _kept(earlier)
+        assert found is not None
+        gatememo.keep(gatememo.key_for(earlier.read_bytes(), MASTER),
+                      dataclasses.replace(found, forms=gatememo.Forms("another reader", ())))
+    assert _kept(book) is None  # the gate checks the lists whole again
+    seen = _parsing_counted(monkeypatch)
+    Gate(str(book), book.read_bytes(), MASTER).sheet_targets()
+    assert any(s.startswith("scan") for s in seen)
+    assert _kept(book) is not None  # and keeps what it found
+
+
+def test_findings_a_later_command_keeps_again_stay_kept_after_those_they_were_kept_after(
+        book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command after an append tells the forms the append added and keeps
+    that with the findings: they stay what they add to the findings of the
+    file the append read, and read back as kept."""
+    append_sheets(book, [report(f"Old {k}") for k in range(40)], "Refit 9")
+    append_sheets(book, [report("Report 10")], "Refit 10")
+    kept = _kept(book)
+    assert kept is not None and kept.depth >= 1
+    size = _file_of(book).stat().st_size
+    gate = Gate(str(book), book.read_bytes(), MASTER)
+    told = gatememo.Forms("a reader", ("Report 10",))
+    gate.keep_forms(told)
+    again = _kept(book)
+    assert again is not None and again.forms == told and again.depth == kept.depth
+    assert again == kept and _file_of(book).stat().st_size < size * 2  # (not the whole findings)
