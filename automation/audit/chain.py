@@ -49,6 +49,7 @@ from automation.keys import key_path_for, read_key
 from automation.pbem.reports import (
     AUDIT_RULE, CHAIN_STEP, UMPIRE, Header, canonical, chain_digest, chain_start, column_tags, genesis, is_report,
     kind_of, roll_rows, row_tags, row_texts, sheet_digest, sheet_kinds, title_pattern,
+    title_prefix,
 )
 
 if TYPE_CHECKING:
@@ -84,8 +85,8 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
     if is_desk_log(name, header):  # the desk's and trackers' logs: sealed by the next refit like orders
         return True
     present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
-    for pattern, columns in _dated_kinds():
-        if not pattern.match(name):
+    for prefix, pattern, columns in _dated_kinds():
+        if not name.startswith(prefix) or not pattern.match(name):  # (a pattern begins with its prefix)
             continue
         if present is None or all(c in present for c in columns):
             return True
@@ -93,9 +94,11 @@ def is_dated_input(name: str, header: list[Any] | None = None) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _dated_kinds() -> tuple[tuple[Any, tuple[str, ...]], ...]:
-    """(name pattern, column names) of every dated kind but the report (built once: a kind is costly to hash)."""
-    return tuple((title_pattern(k), tuple(c.name for c in k.columns)) for k in sheet_kinds()
+def _dated_kinds() -> tuple[tuple[str, Any, tuple[str, ...]], ...]:
+    """(the text names begin with, name pattern, column names) of every dated kind but the report (built once: a
+    kind is costly to hash; verify asks about each of a long campaign's thousand sheets, most of them of one kind
+    alone: the pattern is tried only on a name that begins as its title does)."""
+    return tuple((title_prefix(k), title_pattern(k), tuple(c.name for c in k.columns)) for k in sheet_kinds()
                  if k.dated and k.tab != "report")
 
 

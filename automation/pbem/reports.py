@@ -77,6 +77,13 @@ def kinds_ready(kinds: Iterable[SheetKind] | None = None) -> _Matcher:
     return _Matcher.of(sheet_kinds() if kinds is None else kinds)
 
 
+def title_prefix(kind: SheetKind) -> str:
+    """The text every name of ``kind`` begins with: a dated title's text before
+    its first field (``Refit `` for ``Refit {date} {n}``), where its
+    :func:`title_pattern` begins; a static title whole."""
+    return _title_prefix(kind.title) if kind.dated else kind.title
+
+
 @functools.lru_cache(maxsize=512)
 def _title_prefix(title: str) -> str:
     """The text a dated title's names all begin with (``Refit `` for ``Refit {date} {n}``)."""
@@ -122,7 +129,7 @@ class _Matcher:
         order. Only a name that begins as ``kind``'s title does (a dated
         title: the text before its first field, where its pattern begins) is
         asked about: a campaign's rosters among its thousand sheets."""
-        prefix = _title_prefix(kind.title) if kind.dated else kind.title
+        prefix = title_prefix(kind)
         return [name for name in names if name.startswith(prefix) and (found := self.kind(name)) is not None
                 and found.id == kind.id]
 

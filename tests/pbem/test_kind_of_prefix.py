@@ -68,3 +68,36 @@ def test_a_name_that_begins_as_a_roster_s_but_is_not_one_is_left_out() -> None:
     roster = dict(shared_kinds())["bf.roster"]
     names = ["Roster Dec 24", "Roster", "Rosters", "Campaign", "Refit Dec 24 1", "Roster Start", "CG Roster 1"]
     assert _Matcher(KINDS).of_kind(names, roster) == ["Roster Dec 24", "Roster Start"]
+
+
+def every_dated_input_pattern(name: str, header) -> bool:
+    """A dated input as trying every pattern finds it (what the prefix only shortens)."""
+    from automation.audit.desk import desk_log_kinds
+
+    present = {str(h).strip() for h in header if h not in (None, "")} if header is not None else None
+    for kind in desk_log_kinds():
+        if title_pattern(kind).match(name):
+            return present is None or {"Result", "Label", "Table"} <= present
+    return any(title_pattern(k).match(name) and (present is None or all(c.name in present for c in k.columns))
+               for k in KINDS if k.dated and k.tab != "report")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS + ["Desk", "log", "Fire", "Tracker"]), min_size=1, max_size=5),
+       st.none() | st.sampled_from(KINDS).map(lambda k: [c.name for c in k.columns]))
+def test_a_dated_input_is_the_one_every_pattern_finds(words, header) -> None:
+    from automation.audit.chain import is_dated_input
+
+    name = " ".join(words)
+    assert is_dated_input(name, header) is every_dated_input_pattern(name, header)
+
+
+def test_every_title_s_pattern_begins_with_its_prefix() -> None:
+    from automation.audit.desk import desk_log_kinds
+    from automation.pbem.reports import title_prefix
+
+    for kind in [*KINDS, *desk_log_kinds()]:
+        if kind.dated:
+            assert title_pattern(kind).pattern.startswith(re.escape(title_prefix(kind))), kind.id
+            filled = kind.title.format(**{f: "Dec 24" for f in re.findall(r"\{(\w+)\}", kind.title)})
+            assert filled.startswith(title_prefix(kind)) and title_pattern(kind).match(filled), kind.id
