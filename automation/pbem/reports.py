@@ -106,7 +106,7 @@ class _Matcher:
         for k in self.kinds:
             if not k.dated:
                 self.static.setdefault(k.title, k)  # the first of a title, as a search in order finds it
-        self.dated = [(_title_prefix(k.title), title_pattern(k), k) for k in self.kinds if k.dated]
+        self.dated = [(title_prefix(k), title_pattern(k), k) for k in self.kinds if k.dated]
         self._found: dict[str, SheetKind | None] = {}
 
     @classmethod
