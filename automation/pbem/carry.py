@@ -226,6 +226,9 @@ class Carried:
         self.book, self.folder, self.context = book, folder, context
         # the reader's own (a view of a workbook hands it on: asked for each sheet, several times a run)
         self._part_stamp: Callable[[str], str | None] | None = getattr(book, "part_stamp", None) if folder else None
+        # (and the stamps of many sheets at once, for a walk, where the reader finds them so)
+        self._part_stamps: Callable[[Sequence[str]], list[str | None]] | None = \
+            getattr(book, "part_stamps", None) if self._part_stamp is not None else None
         self._shards: dict[tuple[str, str], _Shard] = {}  # (derivation, sheet) -> the file that keeps it
         self._loaded: dict[_Shard, dict[str, Any]] = {}
         self._sizes: dict[_Shard, tuple[int, int]] = {}  # each file read: its size, and that of what was added
@@ -401,7 +404,7 @@ class Carried:
         carried on by an ``extend`` that works out what the change does)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
-        each = list(map(self._part_stamp, sheets))
+        each = self._part_stamps(sheets) if self._part_stamps is not None else list(map(self._part_stamp, sheets))
         if None in each:  # a sheet with no part: nothing carried pins it
             return compute()
         stamps = [f"\x00{name}\x01{stamp}".encode("utf-8") for name, stamp in zip(sheets, each)]

@@ -177,6 +177,24 @@ class Targets(Mapping[str, tuple[str, ...]]):
             done = self._done[name] = self._resolved(self._rids[name])
         return done
 
+    def entry_each(self, names: Sequence[str]) -> list[Any]:
+        """For each of ``names``, its one part's entry when :meth:`entries_of`
+        would give that entry alone through its one plain target (every sheet
+        Excel, LibreOffice or Musterroll writes), found in one pass; else None
+        (ask :meth:`entries_of`)."""
+        by_lower, rids_of, targets, plain = self._gate._by_lower, self._rids, self._targets, PLAIN_PATH.fullmatch
+        out: list[Any] = []
+        for name in names:
+            rids = rids_of.get(name)
+            one = targets.get(rids[0], ()) if rids is not None and len(rids) == 1 else ()
+            found = None
+            if len(one) == 1 and plain(one[0]):
+                lower = one[0].lower()
+                there, under = by_lower.get(lower), by_lower.get("xl/" + lower)
+                found = there if under is None else under if there is None else None  # (in both places: two)
+            out.append(found)
+        return out
+
     def entries_of(self, name: str) -> tuple[Any, ...]:
         """Sheet ``name``'s parts as the zip directory lists them (their entries,
         as :meth:`~automation.workbook.gate.Gate.info` gives them; none for a

@@ -70,8 +70,7 @@ from urllib.parse import unquote
 from automation.errors import UsageError, WorkbookFileError
 from automation.workbook import gatememo, pkgfile, readback, undoimage
 from automation.workbook.apptitles import app_titles_kept
-from automation.workbook.batches import RECORD, Batch, from_gate
-from automation.workbook.batches import records as _records
+from automation.workbook.batches import RECORD, Batch, from_gate, records as _records
 from automation.workbook.cellxml import bounds
 from automation.workbook.gate import PLAIN_PATH, Gate
 from automation.workbook.gatememo import Workbook
@@ -81,10 +80,9 @@ from automation.workbook.lock import writing
 from automation.workbook.xmlparts import inserted_well_formed
 from automation.workbook.zipraw import RawZip, Written, parse_zip
 from automation.workbook.sheetgraft import (
-    MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode,
-    apply_edits, check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child,
-    parse_xml, prefix_for, qualified, rels_name, draw, set_attr, utf16_len,
-)
+    MAIN_NS, PKG_REL_NS, TAB_COLOURS, Edit, LineChartSpec, ListValidation, NewSheet, XmlDoc, XNode, apply_edits,
+    check_sheet_name, escape_attr, escape_text, graft, in_scope, insert_child, parse_xml, prefix_for, qualified,
+    rels_name, draw, set_attr, utf16_len)
 
 __all__ = ["Batch", "LineChartSpec", "ListValidation", "NewSheet", "TAB_COLOURS", "append_sheets",
            "file_digest", "list_batches", "sheet_names"]
@@ -139,6 +137,7 @@ class _Lists(NamedTuple):
 
 
 _Record = tuple[int, _Name, Batch, list[tuple[int | None, str]]]
+_made = tuple.__new__  # a named tuple made in one step, without its own constructor (thousands of each a run)
 
 
 def hidden_name(number: int, k: int) -> str:
@@ -236,19 +235,20 @@ class _Package:
         out = []
         base = posixpath.dirname(part)
         plain_base = not base or PLAIN_PATH.fullmatch(base) is not None
+        index, plain = self.zip.index, PLAIN_PATH.fullmatch
         for node in self._rel_attrs(member.name) if member else ():
             target: str | None = None
             if node.get("TargetMode") != "External":
-                raw = (node.get("Target") or "").split("#")[0]
-                if plain_base and PLAIN_PATH.fullmatch(raw):  # nothing to normalise or decode (most targets)
+                raw = (node.get("Target") or "").partition("#")[0]
+                if plain_base and plain(raw):  # nothing to normalise or decode (most targets)
                     path = f"{base}/{raw}" if base else raw
-                    found = self.zip.get(path)
+                    found = index.get(path.lower())
                 else:
                     path = raw[1:] if raw.startswith("/") else \
                         posixpath.normpath(posixpath.join(base, raw))
                     found = self.zip.get(path) or self.zip.get(unquote(path))
                 target = found.name if found else path
-            out.append(_Rel(node.get("Id") or "", node.get("Type") or "", target))
+            out.append(_made(_Rel, (node.get("Id") or "", node.get("Type") or "", target)))
         return out
 
     def _rel_attrs(self, member: str) -> list[Mapping[str, str]]:
@@ -275,8 +275,8 @@ class _Package:
             rel = rels.get(rid)
             if not sheet_id.isdigit():
                 raise WorkbookFileError(f"{self.where}: sheet {name!r} has a bad sheetId")
-            out.append(_Sheet(i, name, int(sheet_id), rid, state in ("", "visible"), node,
-                              rel.target if rel else None, rel.type if rel else ""))
+            out.append(_made(_Sheet, (i, name, int(sheet_id), rid, state in ("", "visible"), node,
+                                    rel.target if rel else None, rel.type if rel else "")))
         return out
 
     def _listed(self) -> Workbook | None:
@@ -288,7 +288,7 @@ class _Package:
             return None
         return self.gate.workbook_lists()
 
-    def listing(self, texts: Callable[[str], object] = lambda name: False) -> _Lists:
+    def listing(self, texts: Callable[[str], object] | None = None) -> _Lists:
         """The sheets and the defined names (the text of those whose name
         ``texts`` accepts): from the gate's parse of the workbook part, without
         their elements (an append or undo locates only those it changes:
@@ -297,12 +297,12 @@ class _Package:
         if listed is None:
             holder = self.wb.root.find("definedNames")
             elements = holder.findall("definedName") if holder is not None else []
-            names = [_Name(i, n.get("name"), n.get("localSheetId"),
-                           self.wb.inner_text(n) if texts(n.get("name")) else "", n) for i, n in enumerate(elements)]
+            names = [_Name(i, n.get("name"), n.get("localSheetId"), self.wb.inner_text(n) if texts is not None
+                           and texts(n.get("name")) else "", n) for i, n in enumerate(elements)]
             return _Lists(self.sheets(), names, len(holder.children) if holder is not None else None)
         sheets = self._sheet_list((a.get("name") or "", a.get("sheetId") or "", a.get(_ET_RID) or "",
                                    a.get("state") or "", None) for a in listed.sheets or ())
-        names = [_Name(i, name, local, text if texts(name) else "", None)
+        names = [_made(_Name, (i, name, local, text if texts is not None and texts(name) else "", None))
                  for i, (name, local, text) in enumerate(listed.names)]
         return _Lists(sheets, names, listed.children)
 

@@ -7,9 +7,12 @@ import mmap
 import struct
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, NamedTuple, Sequence
 
 from automation.errors import WorkbookFileError
+
+if TYPE_CHECKING:
+    from automation.workbook.zipentries import Entry
 
 MAX_MEMBER = 200 * 1024 * 1024
 MAX_TOTAL = 16 * 1024 * 1024 * 1024  # declared, in all: nothing unpacks every part (the gate bounds each one)
@@ -250,8 +253,30 @@ def parse_zip(data: Any, where: str) -> RawZip:
         raise refuse("multi-volume zip archives are not supported")
     if cd_off + cd_size != pos:
         raise refuse("the zip has unexpected bytes before or inside its directory")
-    entries: list[tuple[str, str, bytes, int, int, int, int, int]] = []
     directory = bytes(view[cd_off:pos])  # copied once: its records are cut from it (a thousand, in a long campaign)
+    entries = _read_before(getattr(data, "entries", None), directory, count)
+    if entries is None:
+        entries = _walk(directory, count, refuse)
+    starts = sorted({e[7] for e in entries}) + [cd_off]
+    following_of = dict(zip(starts, starts[1:]))
+    if starts[-2:-1] and starts[-2] >= cd_off:  # (the last local record at or past the directory)
+        name = next(e[0] for e in entries if e[7] >= cd_off)
+        raise refuse(f"member {name} has no local header where the directory says")
+    source = data if mapped is not None else view
+    new = tuple.__new__  # (each made in one step, without the named tuple's own constructor: a thousand and more)
+    members = tuple(new(RawMember, (name, central_record, source, method, crc, usize, offset, csize,
+                                    following_of[offset], where))
+                    for name, _, central_record, method, crc, csize, usize, offset in entries)
+    index = {e[1]: member for e, member in zip(entries, members)}
+    return RawZip(where, members, data[pos + 22:pos + 22 + clen], index)
+
+
+def _walk(directory: bytes, count: int, refuse: Callable[[str], WorkbookFileError]
+          ) -> list[tuple[str, str, bytes, int, int, int, int, int]]:
+    """The ``count`` members of ``directory``, each record read and checked:
+    (name, its lower case, its directory record, method, CRC-32, stored and
+    unpacked sizes, where its local record starts)."""
+    entries: list[tuple[str, str, bytes, int, int, int, int, int]] = []
     at, total, names = 0, 0, set()
     for _ in range(count):
         if at + 46 > len(directory) or not directory.startswith(b"PK\x01\x02", at):
@@ -283,18 +308,25 @@ def parse_zip(data: Any, where: str) -> RawZip:
         at = end_at
     if at > len(directory):
         raise refuse("the zip directory is damaged")
-    starts = sorted({e[7] for e in entries}) + [cd_off]
-    following_of = dict(zip(starts, starts[1:]))
-    members, index = [], {}
-    source = data if mapped is not None else view
-    for name, lower, central_record, method, crc, csize, usize, offset in entries:
-        if offset >= cd_off:
-            raise refuse(f"member {name} has no local header where the directory says")
-        member = RawMember(name, central_record, source, method, crc, usize, offset, csize, following_of[offset],
-                           where)
-        members.append(member)
-        index[lower] = member
-    return RawZip(where, tuple(members), data[pos + 22:pos + 22 + clen], index)
+    return entries
+
+
+def _read_before(kept: Sequence[Entry] | None, directory: bytes, count: int
+                 ) -> list[tuple[str, str, bytes, int, int, int, int, int]] | None:
+    """The members of ``directory`` from the entries a snapshot read of it
+    when it was taken (:attr:`~automation.workbook.snapshot.Snapshot.entries`:
+    a plain zip, :mod:`automation.workbook.zipentries`), when they pass every
+    check of :func:`parse_zip` (checked at once); else None, and the
+    directory is walked again (which says what fails)."""
+    if not kept or len(kept) != count or kept[-1].record_end != len(directory):
+        return None
+    lowers = [e.filename.lower() for e in kept]
+    if len(set(lowers)) != len(lowers) or any(e.flag_bits & 0x41 or e.file_size > MAX_MEMBER for e in kept) \
+            or sum(e.file_size for e in kept) > MAX_TOTAL:
+        return None
+    starts = [0, *(e.record_end for e in kept)]
+    return [(e.filename, lower, directory[at:end], e.compress_type, e.CRC, e.compress_size, e.file_size,
+             e.header_offset) for e, lower, at, end in zip(kept, lowers, starts, starts[1:])]
 
 
 def end_record(data: Any) -> int:

@@ -108,6 +108,17 @@ def test_a_reader_asked_for_many_stamps_works_out_those_alone_and_each_as_a_read
     assert book.part_stamp("No such sheet") is None
 
 
+def test_the_stamps_of_many_sheets_at_once_are_those_each_gives_asked_for_alone(campaign):
+    path = campaign("dec26")
+    names = Workbook(path).sheet_names
+    alone = [Workbook(path).part_stamp(name) for name in names]
+    book = Workbook(path)
+    asked = [*names[1::2], "No such sheet", names[1]]  # (a name twice, and one the workbook does not have)
+    assert book.part_stamps(asked) == [alone[names.index(n)] if n in names else None for n in asked]
+    assert set(book._stamps) == set(asked)  # the others are not worked out
+    assert book.part_stamps(names) == alone and book.part_stamps([]) == []
+
+
 @pytest.mark.parametrize("target, extra", [
     ("/xl/worksheets/sheet1.xml", {}),  # written from the package's root, not beside the workbook part
     ("worksheets/sheet%31.xml", {}),  # %-encoded: resolved as one by one
@@ -133,4 +144,6 @@ def test_a_sheet_s_parts_looked_up_from_the_directory_are_those_its_targets_reso
     expected = {name: tuple(gate.info(p) for p in one_by_one[name]) for name in one_by_one}
     looked_up = Workbook(book).gate.sheet_targets()
     assert {name: looked_up.entries_of(name) for name in one_by_one} == expected
+    names = [*one_by_one, "No such sheet"]
+    assert Workbook(book).part_stamps(names) == [Workbook(book).part_stamp(name) for name in names]
     assert sum(len(parts) for parts in expected.values()) >= len(expected) + (1 if extra else 0)

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from automation.samples import SAMPLE
-from automation.workbook import snapshot, zipdir, zipentries
+from automation.errors import WorkbookFileError
+from automation.workbook import snapshot, zipdir, zipentries, zipraw
 from automation.workbook.gate import Gate
 from automation.workbook.reader import Workbook
 from automation.workbook.snapshot import Snapshot, take
@@ -100,3 +101,86 @@ def test_a_zip_with_extra_fields_in_its_directory_gives_no_entries_and_is_read_b
     assert held.pending == 1  # its sheet part is still copied when first read
     assert isinstance(read_directory(held), zipfile.ZipFile)
     assert bytes(held) == path.read_bytes()
+
+
+# the package writer's zip reader (automation.workbook.zipraw.parse_zip) takes the members of a snapshot from the
+# entries it read, and walks the directory again only when one fails a check, so the refusal is the walk's own
+
+def _walks_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    walks: list[int] = []
+    real = zipraw._walk
+
+    def counted(directory: bytes, count: int, refuse):  # type: ignore[no-untyped-def]
+        walks.append(count)
+        return real(directory, count, refuse)
+    monkeypatch.setattr(zipraw, "_walk", counted)
+    return walks
+
+
+def _members(found: zipraw.RawZip) -> list[tuple[object, ...]]:
+    return [(m.name, bytes(m.central), m.method, m.crc, m.size, m.offset, m.data_len, m.following)
+            for m in found.members]
+
+
+def test_the_package_reader_of_a_snapshot_takes_its_entries_and_finds_what_a_walk_finds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "book.xlsx"
+    shutil.copyfile(SAMPLE, path)
+    held = take(path)
+    assert isinstance(held, Snapshot) and held.entries is not None
+    walks = _walks_counted(monkeypatch)
+    taken = zipraw.parse_zip(held, str(path))
+    assert walks == []
+    walked = zipraw.parse_zip(path.read_bytes(), str(path))
+    assert walks == [len(held.entries)]
+    assert _members(taken) == _members(walked) and taken.index.keys() == walked.index.keys()
+    assert taken.comment == walked.comment
+    assert taken.read("xl/workbook.xml") == walked.read("xl/workbook.xml")
+
+
+def _zip_of(parts: dict[str, bytes], twice: str | None = None) -> bytes:
+    """A zip of ``parts`` (stored), with a second member named ``twice``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+        if twice:
+            with pytest.warns(UserWarning):  # (zipfile warns of the name written twice)
+                z.writestr(twice, b"<again/>")
+    return out.getvalue()
+
+
+PARTS = {"[Content_Types].xml": b"<Types/>", "xl/workbook.xml": b"<workbook/>",
+         "xl/worksheets/sheet1.xml": b"<worksheet/>" + os.urandom(snapshot.LAZY_PART)}  # (long enough to be taken
+# as a snapshot whose directory is read when it is taken)
+
+
+def _encrypted(data: bytes, name: str) -> bytes:
+    """``data`` with member ``name``'s directory record flagged as encrypted."""
+    out = bytearray(data)
+    at = int.from_bytes(out[-6:-2], "little")  # (where the directory starts: the end record has no comment)
+    while out[at + 46:at + 46 + len(name)] != name.encode():
+        lengths = [int.from_bytes(out[at + k:at + k + 2], "little") for k in (28, 30, 32)]
+        at += 46 + sum(lengths)
+    out[at + 8] |= 0x01
+    return bytes(out)
+
+
+@pytest.mark.parametrize("damage, why", [
+    ("twice", "member xl/worksheets/sheet1.xml appears twice in the zip"),
+    ("encrypted", "member xl/workbook.xml is encrypted"),
+])
+def test_a_snapshot_of_a_zip_failing_a_check_is_refused_as_its_bytes_are(tmp_path: Path, damage: str,
+                                                                        why: str) -> None:
+    data = _zip_of(PARTS, twice="xl/worksheets/sheet1.xml") if damage == "twice" else \
+        _encrypted(_zip_of(PARTS), "xl/workbook.xml")
+    path = tmp_path / "book.xlsx"
+    path.write_bytes(data)
+    held = take(path)
+    assert isinstance(held, Snapshot) and held.entries is not None  # (the entries say nothing of either)
+    messages = []
+    for source in (held, data):
+        with pytest.raises(WorkbookFileError) as refused:
+            zipraw.parse_zip(source, "book.xlsx")
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1] and why in messages[0]
