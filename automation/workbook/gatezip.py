@@ -182,17 +182,13 @@ class Targets(Mapping[str, tuple[str, ...]]):
         would give that entry alone through its one plain target (every sheet
         Excel, LibreOffice or Musterroll writes), found in one pass; else None
         (ask :meth:`entries_of`)."""
-        by_lower, rids_of, targets, plain = self._gate._by_lower, self._rids, self._targets, PLAIN_PATH.fullmatch
+        rids_of, targets, plain, entries = self._rids, self._targets, PLAIN_PATH.fullmatch, self._gate._plain_entries
         out: list[Any] = []
         for name in names:
             rids = rids_of.get(name)
             one = targets.get(rids[0], ()) if rids is not None and len(rids) == 1 else ()
-            found = None
-            if len(one) == 1 and plain(one[0]):
-                lower = one[0].lower()
-                there, under = by_lower.get(lower), by_lower.get("xl/" + lower)
-                found = there if under is None else under if there is None else None  # (in both places: two)
-            out.append(found)
+            found = entries(one[0]) if len(one) == 1 and plain(one[0]) else ()
+            out.append(found[0] if len(found) == 1 else None)
         return out
 
     def entries_of(self, name: str) -> tuple[Any, ...]:

@@ -235,14 +235,14 @@ class _Package:
         out = []
         base = posixpath.dirname(part)
         plain_base = not base or PLAIN_PATH.fullmatch(base) is not None
-        index, plain = self.zip.index, PLAIN_PATH.fullmatch
+        plain = PLAIN_PATH.fullmatch
         for node in self._rel_attrs(member.name) if member else ():
             target: str | None = None
             if node.get("TargetMode") != "External":
                 raw = (node.get("Target") or "").partition("#")[0]
                 if plain_base and plain(raw):  # nothing to normalise or decode (most targets)
                     path = f"{base}/{raw}" if base else raw
-                    found = index.get(path.lower())
+                    found = self.zip.get(path)
                 else:
                     path = raw[1:] if raw.startswith("/") else \
                         posixpath.normpath(posixpath.join(base, raw))

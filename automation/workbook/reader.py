@@ -212,11 +212,9 @@ class Workbook:
         (the export, verify) each once."""
         stamps = self._stamps
         if name not in stamps:
-            if self._shared_stamp is None:
-                self._shared_stamp = rowcache.strings_stamp(self._gate.info("xl/sharedStrings.xml"))
             entries = self._gate.sheet_targets().entries_of(name)
             stamps[name] = rowcache.stamp_of([(i.CRC, i.file_size, i.compress_size) for i in entries],
-                                             self._shared_stamp)
+                                             self._strings_stamp())
         return stamps[name]
 
     def part_stamps(self, names: Sequence[str]) -> list[str | None]:
@@ -226,15 +224,19 @@ class Workbook:
         stamps = self._stamps
         wanted = [name for name in dict.fromkeys(names) if name not in stamps]
         if wanted:
-            if self._shared_stamp is None:
-                self._shared_stamp = rowcache.strings_stamp(self._gate.info("xl/sharedStrings.xml"))
-            shared = self._shared_stamp
+            shared = self._strings_stamp()
             for name, entry in zip(wanted, self._gate.sheet_targets().entry_each(wanted)):
                 if entry is None:
                     self.part_stamp(name)
-                else:  # (as rowcache.stamp_of writes the stamp of one part)
-                    stamps[name] = f"{entry.CRC:08x}.{entry.file_size}.{entry.compress_size}{shared}"
+                else:
+                    stamps[name] = rowcache.stamp_of([(entry.CRC, entry.file_size, entry.compress_size)], shared)
         return [stamps.get(name) for name in names]
+
+    def _strings_stamp(self) -> str:
+        """The shared strings' part of every sheet's stamp (:func:`rowcache.strings_stamp`), found once."""
+        if self._shared_stamp is None:
+            self._shared_stamp = rowcache.strings_stamp(self._gate.info("xl/sharedStrings.xml"))
+        return self._shared_stamp
 
     def raw(self, name: str) -> list[list[Any]]:
         """The sheet's cells as values, row by row, from A1. Kept for the next

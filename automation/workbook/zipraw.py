@@ -316,8 +316,9 @@ def _read_before(kept: Sequence[Entry] | None, directory: bytes, count: int
     """The members of ``directory`` from the entries a snapshot read of it
     when it was taken (:attr:`~automation.workbook.snapshot.Snapshot.entries`:
     a plain zip, :mod:`automation.workbook.zipentries`), when they pass every
-    check of :func:`parse_zip` (checked at once); else None, and the
-    directory is walked again (which says what fails)."""
+    check of :func:`parse_zip` (checked at once: a plain zip's entries have
+    no ZIP64 value and no extra field, which ``plain_records`` refuses); else
+    None, and the directory is walked again (which says what fails)."""
     if not kept or len(kept) != count or kept[-1].record_end != len(directory):
         return None
     lowers = [e.filename.lower() for e in kept]
