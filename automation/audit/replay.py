@@ -20,7 +20,7 @@ from typing import Any
 
 from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem, MusterrollError, WorkbookError
-from automation.pbem.reports import Header, canonical, chain_start, is_report
+from automation.pbem.reports import Header, canonical, chain_start, is_report, report_names
 
 
 class Before:
@@ -238,7 +238,7 @@ def unreplayed_reports(book: Any, batches: Sequence[Any]) -> list[CellProblem]:
     covered = {s for b in refit_batches(book, batches) for s in b.sheets}
     return [CellProblem(n, "A1", "no recorded refit wrote this report (its batch record was removed), so it "
                                  "cannot be run again from the key")
-            for n in book.sheet_names if is_report(n) and n not in covered and is_report(n, (book.raw(n)[:1] or [[]])[0])]
+            for n in report_names(book.sheet_names) if n not in covered and is_report(n, (book.raw(n)[:1] or [[]])[0])]
 
 
 def stderr_progress() -> Callable[..., None]:

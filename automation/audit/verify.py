@@ -22,8 +22,8 @@ from automation.audit.rolls import check_rolls
 from automation.engine.dice import CampaignKey
 from automation.errors import CellProblem
 from automation.pbem.reports import (
-    STATS_STEP, Header, canonical, chain_digest, column_tags, genesis, is_report, kind_of, name_parts, roll_rows,
-    row_tags, sheet_digest,
+    STATS_STEP, Header, canonical, chain_digest, column_tags, genesis, is_report, kind_of, name_parts, report_names,
+    roll_rows, row_tags, sheet_digest,
 )
 
 CHANGES_SHOWN = 40
@@ -180,7 +180,7 @@ def verify_book(book: Any, key: CampaignKey | None = None, batches: list[Any] | 
 
     inputs, inputs_at = Inputs(), {}
     reports = []
-    named = [n for n in names if is_report(n)]
+    named = report_names(names)
     store = ChainStore.of(book) if key is None else None  # with the key every report is read
     walk = store.walk(named, commitment) if store is not None else None
     if walk is not None:  # the reports an earlier run walked without a problem, unchanged since: not walked again

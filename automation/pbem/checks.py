@@ -108,12 +108,13 @@ def campaign_stats(path: Path):
     from automation.audit.verify import RULE_SHEETS
     from automation.pbem import guard
     from automation.pbem.carry import Carried
-    from automation.pbem.reports import is_report, roll_rows
+    from automation.pbem.reports import is_report, report_names, roll_rows
     from automation.pbem.stats import Tally
 
     book = guard.open_book(path)
     settings, system = workbook_system(book)
-    if any(is_report(n) for n in book.sheet_names):
+    reports = report_names(book.sheet_names)
+    if reports:
         found = history(book, str(settings.get("Key commitment") or ""), system).tally.stats()
     else:
         found = Tally().stats()  # no report yet: nothing else is read
@@ -125,7 +126,7 @@ def campaign_stats(path: Path):
             return []
         return Tally().add(roll_rows(name, rows), system).unreadable
 
-    found.unreadable = [where for name in book.sheet_names if is_report(name)
+    found.unreadable = [where for name in reports
                         for where in carried.get("left out", name, lambda: left_out(name))]
     carried.save()
     found.physical = check_desk(book, None).physical  # marked apart: never counted as keyed rolls

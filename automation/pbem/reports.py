@@ -107,6 +107,7 @@ class _Matcher:
             if not k.dated:
                 self.static.setdefault(k.title, k)  # the first of a title, as a search in order finds it
         self.dated = [(title_prefix(k), title_pattern(k), k) for k in self.kinds if k.dated]
+        self.report_prefixes = tuple(dict.fromkeys(p for p, _, k in self.dated if is_report_kind(k)))
         self._found: dict[str, SheetKind | None] = {}
 
     @classmethod
@@ -160,6 +161,17 @@ def name_parts(kind: SheetKind, name: str, sides: Sequence[str] = ()) -> dict[st
 
 def is_report_kind(kind: SheetKind | None) -> bool:
     return kind is not None and kind.dated and kind.tab == "report"
+
+
+def report_names(names: Iterable[str]) -> list[str]:
+    """The names among ``names`` that :func:`is_report` takes for reports (by
+    the name alone), in order. Only a name that begins as a report kind's
+    title does is asked about (a report's name begins so, see
+    :meth:`_Matcher.kind`): a long campaign's two hundred reports among its
+    thousand and more sheets."""
+    matcher = kinds_ready()
+    prefixes = matcher.report_prefixes
+    return [name for name in names if name.startswith(prefixes) and is_report_kind(matcher.kind(name))]
 
 
 def is_report(name: str, header: Sequence[Any] | None = None) -> bool:

@@ -45,13 +45,16 @@ def records(where: str, names: Iterable[tuple[str, str, Any]]) -> list[Any]:
         m = RECORD.fullmatch(name)
         if not m:
             continue
-        value = text.strip()
-        if not _LIST.fullmatch(value):
-            raise WorkbookFileError(f"{where}: batch record {name} is damaged: {value[:80]}")
-        texts = [t[1:-1].replace('""', '"') for t in _ITEMS.findall(value)]
+        texts = _texts(text.strip())
+        if texts is None:
+            raise WorkbookFileError(f"{where}: batch record {name} is damaged: {text.strip()[:80]}")
         entries: list[tuple[int | None, str]] = []
         forms, replaced = [], []
         for t in texts[1:]:
+            number, bar, sheet = t.partition("|")
+            if bar and number.isascii() and number.isdigit():  # "12|Roster Dec 24": what ENTRY finds, found without it
+                entries.append((int(number), sheet))
+                continue
             hit = ENTRY.fullmatch(t)
             if hit is not None and hit.group(1) == "replaced ":
                 replaced.append(hit.group(3))
@@ -62,6 +65,20 @@ def records(where: str, names: Iterable[tuple[str, str, Any]]) -> list[Any]:
         batch = Batch(texts[0], tuple(n for _, n in entries), tuple(forms), tuple(replaced))
         out.append((int(m.group(1)), node, batch, entries))
     return sorted(out, key=lambda r: r[0])
+
+
+def _texts(value: str) -> list[str] | None:
+    """The texts of a batch record's list (``{"a","b"}``, each quote doubled
+    within a text), None if it is not such a list (:data:`_LIST`). A list as
+    the writer makes it, without a doubled quote, is split at its commas
+    without a pattern (a long campaign's verify reads seven hundred records)."""
+    if value.startswith('{"') and value.endswith('"}') and len(value) > 3:
+        texts = value[2:-2].split('","')
+        if not any('"' in t for t in texts):  # each text was quoted whole: the list the pattern takes
+            return texts
+    if not _LIST.fullmatch(value):
+        return None
+    return [t[1:-1].replace('""', '"') for t in _ITEMS.findall(value)]
 
 
 def from_gate(path: Path | str, data: Any) -> list[Batch] | None:

@@ -101,3 +101,19 @@ def test_every_title_s_pattern_begins_with_its_prefix() -> None:
             assert title_pattern(kind).pattern.startswith(re.escape(title_prefix(kind))), kind.id
             filled = kind.title.format(**{f: "Dec 24" for f in re.findall(r"\{(\w+)\}", kind.title)})
             assert filled.startswith(title_prefix(kind)) and title_pattern(kind).match(filled), kind.id
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(WORDS + ["Refit", "Refit Dec 24 1"]), min_size=1, max_size=5).map(" ".join),
+                max_size=30))
+def test_the_reports_among_a_workbooks_sheets_are_those_every_pattern_finds_of_a_report_kind(names) -> None:
+    from automation.pbem.reports import is_report_kind, report_names
+
+    assert report_names(names) == [n for n in names if is_report_kind(every_pattern(n))]
+
+
+def test_a_campaigns_reports_are_found_among_its_other_sheets() -> None:
+    from automation.pbem.reports import report_names
+
+    names = ["Campaign", "Refit Dec 24 1", "Roster Dec 24", "Refit Dec 24 2", "Refit notes", "Orders Dec 25 German"]
+    assert report_names(names) == ["Refit Dec 24 1", "Refit Dec 24 2"]

@@ -75,3 +75,32 @@ def test_a_record_named_outside_the_workbooks_defined_names_is_no_batch_either_w
     assert [n for n, _ in read.gate.defined_names(RECORD.fullmatch) or []] == ["_mr_batch_0001"]
     assert [b.name for b in list_batches(book, read.gate.data)] == [b.name for b in list_batches(book)] \
         == ["Refit 24DEC"]
+
+
+@pytest.mark.parametrize("text", [
+    '{"Refit 24DEC","3|Roster Dec 24","form 4|Orders Dec 24 German","replaced 2|Orders Dec 24 German"}',
+    '{"Refit ""24DEC""","3|Roster ""A"", B"}',  # quotes doubled within a text: the pattern reads it
+    '{"Notes","3"}',  # a number without its bar: an entry of no sheet number
+    '{"Notes","\u0663|Arabic-Indic three","|no number","x|y"}',  # digits other than 0-9: the pattern's way
+    '{ "Notes" ; "3|Roster" }',  # spaces and a semicolon, as a person may type the list
+    '{""}', '{"",""}',
+])
+def test_a_record_written_as_the_writer_writes_it_is_read_as_the_pattern_reads_it(text: str) -> None:
+    from automation.workbook.batches import ENTRY, _ITEMS, records
+
+    texts = [t[1:-1].replace('""', '"') for t in _ITEMS.findall(text)]
+    entries = []
+    for t in texts[1:]:
+        hit = ENTRY.fullmatch(t)
+        if hit is None or hit.group(1) != "replaced ":
+            entries.append((int(hit.group(2)), hit.group(3)) if hit else (None, t))
+    [(number, _, batch, found)] = records("book.xlsx", [("_mr_batch_0007", text, None)])
+    assert (number, batch.name, found) == (7, texts[0], entries)
+
+
+@pytest.mark.parametrize("text", ['{"}', '{"a"b"}', '{"a","b}', '{}', '"a"'])
+def test_a_record_that_is_no_list_is_refused_however_it_begins(text: str) -> None:
+    from automation.workbook.batches import records
+
+    with pytest.raises(WorkbookFileError, match="batch record _mr_batch_0007 is damaged"):
+        records("book.xlsx", [("_mr_batch_0007", text, None)])
