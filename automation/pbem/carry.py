@@ -254,6 +254,12 @@ class Carried:
         """The sheet's part stamp (the reader keeps them), None when nothing is carried."""
         return self._part_stamp(sheet) if self._part_stamp is not None else None
 
+    def stamps(self, sheets: Sequence[str]) -> list[str | None]:
+        """:meth:`stamp` of each of ``sheets``, found in one pass where the reader can (``part_stamps``)."""
+        if self._part_stamp is None:
+            return [None] * len(sheets)
+        return self._part_stamps(sheets) if self._part_stamps is not None else list(map(self._part_stamp, sheets))
+
     def _file(self, shard: _Shard) -> Path:
         assert self.folder is not None
         what, number = shard
@@ -404,7 +410,7 @@ class Carried:
         carried on by an ``extend`` that works out what the change does)."""
         if self._part_stamp is None or self.folder is None:
             return compute()
-        each = self._part_stamps(sheets) if self._part_stamps is not None else list(map(self._part_stamp, sheets))
+        each = self.stamps(sheets)
         if None in each:  # a sheet with no part: nothing carried pins it
             return compute()
         stamps = [f"\x00{name}\x01{stamp}".encode("utf-8") for name, stamp in zip(sheets, each)]
@@ -493,7 +499,7 @@ class Carried:
         Any other change reads them all again, each through :meth:`get`. The
         last :data:`FOLDS` folds are kept (the longest that still holds is
         taken): copies of the campaign at different dates each find theirs."""
-        stamps = [self.stamp(name) for name in sheets]
+        stamps = self.stamps(sheets)
         if self.folder is None or None in stamps:
             return Carried.union(None, what, sheets, read)
         entry = f"{FOLD}\x00{stamps[0] if stamps else ''}"  # the folds of the copies whose first sheet this is
