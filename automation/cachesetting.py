@@ -1,8 +1,9 @@
 """The one setting for what Musterroll keeps between runs to save work:
 ``MUSTERROLL_CACHE``, a folder for the campaigns' carried folders
 (:mod:`automation.pbem.carry`), the undo images of the last changes
-(:mod:`automation.workbook.undoimage`) and what the file gate found in the
-workbooks' lists (:mod:`automation.workbook.gatememo`), or ``off``: nothing
+(:mod:`automation.workbook.undoimage`), what the file gate found in the
+workbooks' lists (:mod:`automation.workbook.gatememo`) and the entries of
+their zip directories (:mod:`automation.workbook.direntries`), or ``off``: nothing
 is kept, neither those nor the parsed rules files (:mod:`automation.rulebook`)."""
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ def read_bytes(path: Path, limits: Limits) -> Any:
     :class:`~automation.workbook.snapshot.Snapshot` that reads as they do)."""
     from automation.workbook.reader import read_file
 
-    return read_file(Path(path), limits.file_bytes)
+    return read_file(Path(path), limits.file_bytes, keep=not limits.player)
 
 
 def check_encryption_info(where: str, data: bytes) -> None:

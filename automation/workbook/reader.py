@@ -151,7 +151,7 @@ class Workbook:
         (:mod:`automation.workbook.gate`) with ``limits`` (default: a master's)."""
         self.path = Path(path)
         if data is None:
-            data = read_file(self.path, (limits or MASTER).file_bytes)
+            data = read_file(self.path, (limits or MASTER).file_bytes, keep=not (limits or MASTER).player)
         self._gate = Gate.of(self.path, data, limits or MASTER)
         self._data = data
         # a master read before names its sheets as its workbook part does: the parser opens it (reading its
@@ -358,10 +358,11 @@ class Workbook:
         return lists_from_rows(name, self.raw(name), str(self.path))
 
 
-def read_file(path: Path, most: int) -> bytes | Snapshot:
+def read_file(path: Path, most: int, keep: bool = True) -> bytes | Snapshot:
     """The bytes of the workbook at ``path``, refused past ``most`` bytes before they are read (never
     halfway through a write of it: :func:`automation.workbook.journal.read_settled`), held once
-    (:func:`automation.workbook.snapshot.take`)."""
+    (:func:`automation.workbook.snapshot.take`; ``keep``: a master's long zip directory read as kept,
+    :mod:`automation.workbook.direntries`)."""
     def read() -> bytes | Snapshot:
         try:
             size = path.stat().st_size
@@ -371,7 +372,7 @@ def read_file(path: Path, most: int) -> bytes | Snapshot:
                 raise WorkbookFileError(f"{path}: not a file")
             if size > most:
                 raise WorkbookFileError(f"{path}: {size // 2**20} MB; at most {most // 2**20} MB is accepted here")
-            return take(path)
+            return take(path, keep)
         except FileNotFoundError:
             raise WorkbookFileError(f"{path}: no such file") from None
         except OSError as exc:

@@ -50,7 +50,8 @@ from pathlib import Path
 from typing import Sequence
 
 from automation.errors import WorkbookFileError
-from automation.workbook.zipentries import Entry, plain_end, plain_records
+from automation.workbook import direntries
+from automation.workbook.zipentries import Entry, plain_end
 from automation.workbook.zipraw import end_record
 
 STEP = 1 << 30  # the most one sendfile call is asked to copy
@@ -204,12 +205,15 @@ Listing = tuple[list[Entry], int, bytes]
 """A plain zip's entries, where its directory starts, and the bytes from there to its end, as read."""
 
 
-def listing(source: int, size: int) -> tuple[list[tuple[int, int]] | None, Listing | None]:
+def listing(source: int, size: int, keep: bool = True) -> tuple[list[tuple[int, int]] | None, Listing | None]:
     """The sheet parts copied when first read, as :func:`lazy_parts` finds
     them, and, for a plain zip, its directory read once: its entries, where
     it starts and the bytes from there on. The snapshot holds those entries
     for the gate (:attr:`Snapshot.entries`) when it holds those bytes (a file
-    written between this read and the copy does not give its entries)."""
+    written between this read and the copy does not give its entries).
+    ``keep``: a long directory's entries are taken as kept, or kept
+    (:mod:`automation.workbook.direntries`): a master's, which every command
+    after the append that wrote it reads again, not a returned file's."""
     tail_at = max(0, size - 65557)
     tail = os.pread(source, size - tail_at, tail_at)
     pos = end_record(tail)
@@ -218,12 +222,13 @@ def listing(source: int, size: int) -> tuple[list[tuple[int, int]] | None, Listi
         return lazy_parts(source, size), None
     count, cd_off, cd_size = plain
     directory = tail[cd_off - tail_at:pos] if cd_off >= tail_at else os.pread(source, cd_size, cd_off)
-    entries = plain_records(directory, count, cd_off) if len(directory) == cd_size else None
-    if entries is None:
+    read = direntries.entries(directory, count, cd_off, keep, lambda found: sorted(
+        {(e.header_offset, e.end_offset) for e in found  # (a start named twice: one part)
+         if e.compress_size >= LAZY_PART and e.header_offset < e.end_offset <= cd_off
+         and SHEET_NAME.fullmatch(e.filename)})) if len(directory) == cd_size else None
+    if read is None:
         return lazy_parts(source, size), None
-    lazy = sorted({(e.header_offset, e.end_offset) for e in entries  # (a start named twice: one part)
-                   if e.compress_size >= LAZY_PART and e.header_offset < e.end_offset <= cd_off
-                   and SHEET_NAME.fullmatch(e.filename)})
+    entries, lazy = read
     return lazy, (entries, cd_off, directory + tail[pos:])
 
 
@@ -265,7 +270,7 @@ def _read_all(fd: int) -> bytes:
         return fh.read()
 
 
-def take(path: Path) -> bytes | Snapshot:
+def take(path: Path, keep: bool = True) -> bytes | Snapshot:
     """The bytes of the file at ``path`` as they are now: a :class:`Snapshot`
     where the system allows one, else ``bytes``. OSError as reading raises it."""
     fd = anonymous_file()
@@ -276,7 +281,7 @@ def take(path: Path) -> bytes | Snapshot:
     try:
         identity = _identity(source)
         size = identity[2]
-        lazy, listed = listing(source, size) if size >= LAZY_PART else (None, None)
+        lazy, listed = listing(source, size, keep) if size >= LAZY_PART else (None, None)
         try:
             at = 0
             for start, end in lazy or ():  # what lies between: the other parts, the directory

@@ -16,7 +16,7 @@ import pytest
 
 from automation.samples import SAMPLE
 from automation.errors import WorkbookFileError
-from automation.workbook import snapshot, zipdir, zipentries, zipraw
+from automation.workbook import direntries, snapshot, zipdir, zipentries, zipraw
 from automation.workbook.gate import Gate
 from automation.workbook.reader import Workbook
 from automation.workbook.snapshot import Snapshot, take
@@ -34,7 +34,7 @@ def _records_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     def counted(directory: bytes, count: int, cd_off: int) -> list[zipentries.Entry] | None:
         read.append(count)
         return real(directory, count, cd_off)
-    for module in (zipentries, snapshot, zipdir):  # (each reader names it)
+    for module in (zipentries, direntries, zipdir):  # (each reader names it)
         monkeypatch.setattr(module, "plain_records", counted)
     return read
 
@@ -76,10 +76,10 @@ def test_a_directory_read_from_a_file_written_before_the_copy_gives_no_entries(
         out.writestr("docProps/app.xml", z.read("docProps/app.xml"))
     real = snapshot.listing
 
-    def of_the_other_file(source: int, size: int) -> tuple:
+    def of_the_other_file(source: int, size: int, keep: bool = True) -> tuple:
         with open(other, "rb") as fh:  # the directory as the file held it a moment before
-            lazy, listed = real(fh.fileno(), os.path.getsize(other))
-        return real(source, size)[0], listed
+            lazy, listed = real(fh.fileno(), os.path.getsize(other), keep)
+        return real(source, size, keep)[0], listed
     monkeypatch.setattr(snapshot, "listing", of_the_other_file)
     held = take(path)
     assert isinstance(held, Snapshot) and held.entries is None  # not the directory it holds
