@@ -82,6 +82,26 @@ def write_kept(folder: Path, name: str, data: bytes, suffix: str, kept: int) -> 
     return True
 
 
+def sealed(body: bytes) -> bytes:
+    """``body`` as a kept file holds it: followed by its SHA-256, which tells
+    a file cut short or changed (only the user's own commands write the cache
+    folder, readable by the user alone, so what reads back whole is taken as
+    written)."""
+    import hashlib  # (not for every command: odds keeps nothing)
+
+    return body + hashlib.sha256(body).digest()
+
+
+def unsealed(raw: bytes | None) -> bytes | None:
+    """The body of a kept file :func:`sealed` wrote, when it reads back whole; else None."""
+    import hashlib
+
+    if raw is None or len(raw) < 32:
+        return None
+    body = raw[:-32]
+    return body if hashlib.sha256(body).digest() == raw[-32:] else None
+
+
 def used(path: Path) -> None:
     """Mark a kept file as just used (its time is what :func:`prune` keeps the
     newest by): a file read again and again stays while newer ones come and go."""

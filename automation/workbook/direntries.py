@@ -26,7 +26,7 @@ import marshal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from automation.cachesetting import cache_folder, read_kept, used, write_kept
+from automation.cachesetting import cache_folder, read_kept, sealed, unsealed, used, write_kept
 from automation.workbook.zipentries import Entry, plain_records
 
 FORMAT = "directory entries 1"
@@ -76,17 +76,17 @@ def entries(directory: bytes, count: int, cd_off: int, keep: bool, lazy_of: Call
 def _to_bytes(key: str, found: Sequence[Entry], lazy: Lazy) -> bytes:
     """The file kept: the key, the entries as plain tuples and the sheet parts, as marshal writes them, then
     the SHA-256 of that."""
-    body = marshal.dumps((FORMAT, key, [tuple(e) for e in found], lazy))
-    return body + hashlib.sha256(body).digest()
+    return sealed(marshal.dumps((FORMAT, key, [tuple(e) for e in found], lazy)))
 
 
 def _from_bytes(raw: bytes | None, key: str, count: int) -> tuple[list[Entry], Lazy] | None:
     """What ``raw`` holds when it is a whole file kept under ``key`` of ``count`` entries (see
     :func:`_to_bytes`); else None."""
-    if raw is None or len(raw) < 32 or hashlib.sha256(raw[:-32]).digest() != raw[-32:]:
+    body = unsealed(raw)
+    if body is None:
         return None
     try:
-        fmt, kept_key, rows, lazy = marshal.loads(raw[:-32])
+        fmt, kept_key, rows, lazy = marshal.loads(body)
     except (ValueError, EOFError, TypeError):
         return None
     if fmt != FORMAT or kept_key != key or not isinstance(rows, list) or len(rows) != count or \

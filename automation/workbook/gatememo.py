@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from automation.cachesetting import cache_folder, read_kept, used, write_kept
+from automation.cachesetting import cache_folder, read_kept, sealed, unsealed, used, write_kept
 from automation.workbook.zipraw import directory_of
 
 FORMAT = f"9 marshal {marshal.version} python {sys.version_info[0]}.{sys.version_info[1]}"  # what reads a kept file
@@ -171,7 +171,7 @@ class Found:
                               tuple((part, skip, facts) for (part, skip), facts in self.docs.items()),
                               self.parsed_alike, None if self.forms is None else self.forms.to_plain(),
                               self.unpacked))
-        return body + hashlib.sha256(body).digest()
+        return sealed(body)
 
     def after_bytes(self, key: str, parent_key: str, parent: Found) -> bytes | None:
         """The file kept for these findings as what they add to ``parent``'s
@@ -181,8 +181,7 @@ class Found:
         plain = _difference(parent, self)
         if not _alike(_applied(parent, plain), self):
             return None
-        body = marshal.dumps((FORMAT, key, parent_key, parent.kept_as, parent.depth + 1, plain))
-        return body + hashlib.sha256(body).digest()
+        return sealed(marshal.dumps((FORMAT, key, parent_key, parent.kept_as, parent.depth + 1, plain)))
 
     @classmethod
     def from_bytes(cls, raw: bytes, key: str, parent_of: Callable[[str], Found | None] = lambda key: None
@@ -195,8 +194,8 @@ class Found:
         them with those ``parent_of`` that file's key gives, when they are
         the ones it was kept after (read from the file ending with the same
         SHA-256)."""
-        body = raw[:-32]
-        if len(raw) < 32 or hashlib.sha256(body).digest() != raw[-32:]:
+        body = unsealed(raw)
+        if body is None:
             return None
         try:
             kept = marshal.loads(body)

@@ -150,9 +150,10 @@ class Workbook:
         """Read ``path`` (or take its ``data``, already read) through the gate
         (:mod:`automation.workbook.gate`) with ``limits`` (default: a master's)."""
         self.path = Path(path)
+        limits = limits or MASTER
         if data is None:
-            data = read_file(self.path, (limits or MASTER).file_bytes, keep=not (limits or MASTER).player)
-        self._gate = Gate.of(self.path, data, limits or MASTER)
+            data = read_file(self.path, limits.file_bytes, keep=not limits.player)
+        self._gate = Gate.of(self.path, data, limits)
         self._data = data
         # a master read before names its sheets as its workbook part does: the parser opens it (reading its
         # lists, a thousand sheets and names in a long campaign) only when a sheet is parsed; most commands

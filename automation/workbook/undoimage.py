@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from automation.cachesetting import cache_folder, keep_file, prune, used
+from automation.cachesetting import cache_folder, keep_file, prune, sealed, unsealed, used
 from automation.workbook.zipraw import ANEW_LEVEL, Deflated, RawZip, Written, directory_of
 
 MAGIC = b"MRUNDO1\n"
@@ -90,7 +90,7 @@ def keep(written: Written, before: RawZip, lists: Sequence[str], added: Sequence
     body = MAGIC + _HEAD.pack(len(head)) + head + b"".join(d.body for _, d in stored)
     try:
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        keep_file(where / _name(digest), lambda fh: fh.write(body + hashlib.sha256(body).digest()))
+        keep_file(where / _name(digest), lambda fh: fh.write(sealed(body)))
         prune(where, ".undo", KEPT)
     except OSError:
         return
@@ -109,9 +109,8 @@ def find(data: bytes) -> UndoImage | None:
     except OSError:
         return None
     used(where / _name(digest))  # (kept while it is read again: a copy undone more than once)
-    body, check = raw[:-32], raw[-32:]
-    if len(raw) < len(MAGIC) + _HEAD.size + 32 or not body.startswith(MAGIC) or \
-            hashlib.sha256(body).digest() != check:
+    body = unsealed(raw)
+    if body is None or len(body) < len(MAGIC) + _HEAD.size or not body.startswith(MAGIC):
         return None
     try:
         (length,) = _HEAD.unpack_from(body, len(MAGIC))

@@ -18,6 +18,7 @@ from automation.workbook.gate import PLAYER
 from automation.workbook.reader import Workbook
 from automation.workbook.snapshot import Snapshot, take
 from automation.workbook.zipdir import plain_entries
+from workbook_helpers import records_read
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create") or not os.path.isdir("/proc/self/fd"),
                                 reason="no anonymous in-memory files here")
@@ -36,14 +37,7 @@ def _zip(path: Path, sheets: int) -> Path:
 
 def _readings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each reading of a directory's records, by how many it read."""
-    read: list[int] = []
-    real = zipentries.plain_records
-
-    def counted(directory: bytes, count: int, cd_off: int) -> list[zipentries.Entry] | None:
-        read.append(count)
-        return real(directory, count, cd_off)
-    monkeypatch.setattr(direntries, "plain_records", counted)
-    return read
+    return records_read(monkeypatch, direntries)
 
 
 def _kept() -> list[Path]:

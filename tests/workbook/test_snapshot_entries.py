@@ -21,22 +21,15 @@ from automation.workbook.gate import Gate
 from automation.workbook.reader import Workbook
 from automation.workbook.snapshot import Snapshot, take
 from automation.workbook.zipdir import ZipDirectory, plain_entries, read_directory
+from workbook_helpers import records_read
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create") or not os.path.isdir("/proc/self/fd"),
                                 reason="no anonymous in-memory files here")
 
 
 def _records_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Each reading of a directory's records, by how many it read."""
-    read: list[int] = []
-    real = zipentries.plain_records
-
-    def counted(directory: bytes, count: int, cd_off: int) -> list[zipentries.Entry] | None:
-        read.append(count)
-        return real(directory, count, cd_off)
-    for module in (zipentries, direntries, zipdir):  # (each reader names it)
-        monkeypatch.setattr(module, "plain_records", counted)
-    return read
+    """Each reading of a directory's records, by how many it read (each reader names it)."""
+    return records_read(monkeypatch, zipentries, direntries, zipdir)
 
 
 def test_a_snapshot_holds_the_entries_its_own_bytes_list(tmp_path: Path) -> None:

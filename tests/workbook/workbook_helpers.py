@@ -62,3 +62,19 @@ def sheet_values(book: Path, name: str) -> list[list[Any]]:
     from python_calamine import CalamineWorkbook
 
     return [list(r) for r in CalamineWorkbook.from_path(str(book)).get_sheet_by_name(name).to_python()]
+
+
+def records_read(monkeypatch: Any, *modules: Any) -> list[int]:
+    """Each reading of a zip directory's records through ``modules`` (each names
+    ``plain_records``), by how many it read."""
+    from automation.workbook import zipentries
+
+    read: list[int] = []
+    real = zipentries.plain_records
+
+    def counted(directory: bytes, count: int, cd_off: int) -> list[zipentries.Entry] | None:
+        read.append(count)
+        return real(directory, count, cd_off)
+    for module in modules:
+        monkeypatch.setattr(module, "plain_records", counted)
+    return read
